@@ -1,0 +1,100 @@
+"""Agents: the interface, baselines, and the registry that builds them from spec strings.
+
+A spec is ``name`` or ``name:key=value:key=value``, for example ``random``,
+``heuristic`` or ``ismcts:iterations=400``.  Game-neutral agents are listed
+in :data:`AGENTS`; a game adds its own (``heuristic``, personas) through its
+``Game.agents`` table, which takes precedence.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from boardlab.engine.errors import UnknownAgentError
+
+from .base import Agent, BaseAgent, Decision
+from .simple import FirstAgent, RandomAgent
+
+if TYPE_CHECKING:  # pragma: no cover
+    from boardlab.engine.game import Game
+
+#: Game-neutral agents: name -> class or ``"module:Class"``.
+AGENTS: dict[str, Any] = {
+    "random": RandomAgent,
+    "first": FirstAgent,
+}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``"name:k=v:k2=v2"`` into a name and typed parameters (int, float, bool or str)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise UnknownAgentError("an agent spec must be a non-empty string such as 'random' or 'ismcts:iterations=400'")
+    name, *parts = spec.strip().split(":")
+    params: dict[str, Any] = {}
+    for part in parts:
+        key, sep, raw = part.partition("=")
+        if not sep or not key:
+            raise UnknownAgentError(f"agent parameter {part!r} in {spec!r} must look like key=value")
+        params[key] = _typed(raw)
+    return name, params
+
+
+def _typed(raw: str) -> Any:
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def available_agents(game: "Game | type[Game] | None" = None) -> list[str]:
+    """Names of the agents usable for ``game`` (or the game-neutral ones)."""
+    names = set(AGENTS)
+    if game is not None:
+        names |= set(getattr(game, "agents", {}))
+    return sorted(names)
+
+
+def _resolve(target: Any) -> Any:
+    if isinstance(target, str):
+        module, _, attr = target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+    return target
+
+
+def agent_class(name: str, game: "Game | type[Game] | None" = None) -> Any:
+    table = dict(AGENTS)
+    if game is not None:
+        table.update(getattr(game, "agents", {}))
+    if name not in table:
+        raise UnknownAgentError(f"unknown agent {name!r} (agents: {', '.join(sorted(table))})")
+    return _resolve(table[name])
+
+
+def check_spec(spec: str, game: "Game | type[Game] | None" = None) -> None:
+    """Raise :class:`UnknownAgentError` if ``spec`` names no agent of ``game``."""
+    name, _ = parse_spec(spec)
+    agent_class(name, game)
+
+
+def make_agent(spec: str, game: "Game", seat: int, seed: int = 0) -> Agent:
+    """Build the agent named by ``spec`` for ``seat`` of ``game``, seeded with ``seed``."""
+    name, params = parse_spec(spec)
+    cls = agent_class(name, game)
+    try:
+        agent = cls(game, seat, seed, **params)
+    except TypeError as exc:
+        raise UnknownAgentError(f"bad parameters for agent {name!r}: {exc}") from None
+    agent.name = spec
+    return agent
+
+
+__all__ = [
+    "AGENTS", "Agent", "BaseAgent", "Decision", "FirstAgent", "RandomAgent",
+    "agent_class", "available_agents", "check_spec", "make_agent", "parse_spec",
+]

@@ -1,0 +1,285 @@
+"""Game metadata: options, variants and the configured :class:`Game`.
+
+A *game* in boardlab is a class that declares its metadata once (id, name,
+player range, options, variants) and names its :class:`~boardlab.engine.state.State`
+subclass.  An *instance* of that class is a configured game: a player count,
+a variant and option values, with any content (maps, decks) loaded.  It is
+immutable once built and shared by every state created from it.
+
+>>> import boardlab
+>>> game = boardlab.make("dungeons-jewel", players=4, variant="rulebook")  # doctest: +SKIP
+>>> state = game.new_state(seed=7)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
+
+from .errors import InvalidOptionError, SaveFileError, UnknownVariantError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A rule parameter of a game.
+
+    ``kind`` is one of ``int``, ``float``, ``bool``, ``str``.  Numeric options
+    may give ``low``/``high`` bounds; ``tunable`` marks the ones the rule
+    optimiser may search.  ``choices`` restricts a ``str`` option.
+    """
+
+    name: str
+    default: Any
+    description: str
+    kind: str = "int"
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] | None = None
+    tunable: bool = False
+
+    def coerce(self, value: Any) -> Any:
+        """Check and convert ``value`` (possibly a string from the CLI) for this option."""
+        try:
+            if self.kind == "bool":
+                if isinstance(value, str):
+                    low = value.strip().lower()
+                    if low in ("1", "true", "yes", "on"):
+                        value = True
+                    elif low in ("0", "false", "no", "off"):
+                        value = False
+                    else:
+                        raise ValueError
+                if not isinstance(value, bool):
+                    raise ValueError
+            elif self.kind == "int":
+                if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
+                    raise ValueError
+                value = int(value)
+            elif self.kind == "float":
+                if isinstance(value, bool):
+                    raise ValueError
+                value = float(value)
+            elif self.kind == "str":
+                if not isinstance(value, str):
+                    raise ValueError
+            else:  # pragma: no cover - declaration error
+                raise InvalidOptionError(f"option {self.name!r} has unknown kind {self.kind!r}")
+        except (TypeError, ValueError):
+            raise InvalidOptionError(
+                f"option {self.name!r} needs a {self.kind} value, got {value!r}"
+            ) from None
+        if self.low is not None and value < self.low:
+            raise InvalidOptionError(f"option {self.name!r} must be >= {self.low}, got {value!r}")
+        if self.high is not None and value > self.high:
+            raise InvalidOptionError(f"option {self.name!r} must be <= {self.high}, got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise InvalidOptionError(
+                f"option {self.name!r} must be one of {', '.join(self.choices)}; got {value!r}"
+            )
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "default": self.default,
+            "description": self.description,
+            "kind": self.kind,
+            "low": self.low,
+            "high": self.high,
+            "choices": list(self.choices) if self.choices else None,
+            "tunable": self.tunable,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A named bundle of option overrides (a rule version or alternative reading)."""
+
+    name: str
+    description: str
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "overrides": dict(self.overrides)}
+
+
+#: Options every game has.  ``max_turns`` truncates a game (results mark it).
+COMMON_OPTIONS: tuple[Option, ...] = (
+    Option("max_turns", 0, "Truncate the game after this many turns (0 = the game's default cap).", "int", low=0),
+)
+
+
+class Game:
+    """Base class of every game: metadata (class attributes) plus one configuration.
+
+    Subclasses set the class attributes below and implement
+    :meth:`load_content` if they read data files.  Build one with
+    :func:`boardlab.engine.registry.make` or directly::
+
+        game = MyGame(players=2, variant="final", options={"max_turns": 200})
+    """
+
+    #: Registry id, e.g. ``"dungeons-jewel"``.
+    id: ClassVar[str] = ""
+    #: Human name, e.g. ``"The Dungeon's Jewel"``.
+    name: ClassVar[str] = ""
+    #: One-paragraph description (shown in lobbies and ``boardlab games``).
+    description: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
+    #: Declared rule options (in addition to :data:`COMMON_OPTIONS`).
+    options: ClassVar[tuple[Option, ...]] = ()
+    #: Variants; the first is the default.
+    variants: ClassVar[tuple[Variant, ...]] = (Variant("default", "The rules as written."),)
+    #: Does the game use dice or shuffles?
+    chance: ClassVar[bool] = True
+    #: Does any seat have information another seat lacks?
+    hidden_information: ClassVar[bool] = False
+    #: The turn cap used when ``max_turns`` is 0.
+    default_max_turns: ClassVar[int] = 1000
+    #: The State subclass implementing the rules.
+    state_class: ClassVar[type["State"]]
+    #: Path of the rules document relative to the repository (for links).
+    rules_doc: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        players: int | None = None,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        cls = type(self)
+        if players is None:
+            players = cls.default_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidOptionError(f"player count must be an integer, got {players!r}")
+        if not cls.min_players <= players <= cls.max_players:
+            raise InvalidOptionError(
+                f"{cls.id} is for {cls.player_range()} players, not {players}"
+            )
+        self.players: int = players
+        variant_obj = cls.get_variant(variant)
+        self.variant: str = variant_obj.name
+        declared = cls.all_options()
+        values: dict[str, Any] = {o.name: o.default for o in declared.values()}
+        for key, value in variant_obj.overrides.items():
+            values[key] = declared[key].coerce(value)
+        for key, value in (options or {}).items():
+            if key not in declared:
+                known = ", ".join(sorted(declared)) or "none"
+                raise InvalidOptionError(f"{cls.id} has no option {key!r} (options: {known})")
+            values[key] = declared[key].coerce(value)
+        self.option_values: dict[str, Any] = values
+        #: Options that differ from the variant's values (what the user overrode).
+        self.overrides: dict[str, Any] = dict(options or {})
+        mt = values.get("max_turns", 0)
+        self.max_turns: int = mt if mt else cls.default_max_turns
+        #: When false, states skip building event-log entries (fast simulation).
+        self.record_events: bool = True
+        self.load_content()
+
+    # -- metadata helpers -------------------------------------------------
+    @classmethod
+    def player_range(cls) -> str:
+        if cls.min_players == cls.max_players:
+            return str(cls.min_players)
+        return f"{cls.min_players}-{cls.max_players}"
+
+    @classmethod
+    def all_options(cls) -> dict[str, Option]:
+        return {o.name: o for o in (*COMMON_OPTIONS, *cls.options)}
+
+    @classmethod
+    def get_variant(cls, name: str | None) -> Variant:
+        if name is None or name == "":
+            return cls.variants[0]
+        for v in cls.variants:
+            if v.name == name:
+                return v
+        known = ", ".join(v.name for v in cls.variants)
+        raise UnknownVariantError(f"{cls.id} has no variant {name!r} (variants: {known})")
+
+    @classmethod
+    def spec(cls) -> dict[str, Any]:
+        """JSON description of the game's metadata."""
+        return {
+            "id": cls.id,
+            "name": cls.name,
+            "description": cls.description,
+            "min_players": cls.min_players,
+            "max_players": cls.max_players,
+            "default_players": cls.default_players,
+            "variants": [v.to_json() for v in cls.variants],
+            "options": [o.to_json() for o in cls.all_options().values()],
+            "chance": cls.chance,
+            "hidden_information": cls.hidden_information,
+            "rules_doc": cls.rules_doc,
+        }
+
+    # -- hooks ------------------------------------------------------------
+    def load_content(self) -> None:
+        """Load data files (maps, decks).  Raise :class:`ContentError` on bad files."""
+
+    #: Game-specific agents: name -> ``"module:Class"`` (e.g. ``{"heuristic": ...}``).
+    agents: ClassVar[dict[str, str]] = {}
+
+    def scene(self, view: dict[str, Any], actions: "Sequence[tuple]" = ()) -> dict[str, Any]:
+        """Describe ``view`` as a game-neutral scene (see :mod:`boardlab.engine.scene`).
+
+        ``actions`` are the legal actions when the view's seat is acting
+        (targets refer to their indexes), else empty.
+        """
+        from .scene import generic_scene
+
+        return generic_scene(view, actions)
+
+    def seat_names(self) -> list[str]:
+        """Display names of the seats (before setup decides roles)."""
+        return [f"Player {i + 1}" for i in range(self.players)]
+
+    # -- states -----------------------------------------------------------
+    def new_state(self, seed: int = 0) -> "State":
+        """A new game from an integer seed."""
+        return self.state_class.new(self, seed)
+
+    def config(self) -> dict[str, Any]:
+        """The JSON configuration that, with a seed, recreates this game."""
+        return {
+            "game": self.id,
+            "players": self.players,
+            "variant": self.variant,
+            "options": dict(self.overrides),
+        }
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id} players={self.players} variant={self.variant}>"
+
+
+def load_json_file(path: str | Path, what: str = "data file") -> Any:
+    """Read a JSON data file, raising :class:`~boardlab.engine.errors.ContentError` with the path on failure."""
+    from .errors import ContentError
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ContentError(f"cannot read {what} {p}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ContentError(f"{what} {p} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+
+
+def _check_save(doc: Any) -> dict[str, Any]:
+    if not isinstance(doc, dict):
+        raise SaveFileError("a saved state must be a JSON object")
+    for key in ("game", "players", "variant"):
+        if key not in doc:
+            raise SaveFileError(f"saved state lacks {key!r}")
+    return doc

@@ -1,0 +1,178 @@
+"""Playing whole games with agents: one game, or a batch split over processes.
+
+Seeds are derived so that results never depend on how games are split:
+game *i* of a run with seed *S* uses ``derive_seed(S, i)``, and the agent in
+seat *k* of that game uses ``derive_seed(game_seed, 1000 + k)``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from .rng import derive_seed
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+    from .state import State
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """What one played game produced."""
+
+    seed: int
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    truncated: bool
+    reason: str
+    turns: int
+    decisions: int
+    roles: tuple[str, ...]
+    actions: list[list[Any]] = field(default_factory=list)
+    metrics: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "truncated": self.truncated,
+            "reason": self.reason,
+            "turns": self.turns,
+            "decisions": self.decisions,
+            "roles": list(self.roles),
+            "actions": self.actions,
+            "metrics": self.metrics,
+        }
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    return derive_seed(game_seed, 1000 + seat)
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    return derive_seed(run_seed, index)
+
+
+def play_game(
+    game: "Game",
+    agent_specs: Sequence[str],
+    seed: int,
+    *,
+    keep_actions: bool = False,
+    on_step: Callable[["State", Any], None] | None = None,
+) -> tuple["State", GameRecord]:
+    """Play one game of ``game`` from ``seed`` with one agent spec per seat."""
+    from boardlab.agents import Decision, make_agent
+
+    if len(agent_specs) != game.players:
+        raise ValueError(f"need {game.players} agents, got {len(agent_specs)}")
+    agents = [make_agent(spec, game, seat, agent_seed(seed, seat)) for seat, spec in enumerate(agent_specs)]
+    state = game.new_state(seed)
+    actions: list[list[Any]] = []
+    while True:
+        seat = state.current_seat()
+        if seat is None:
+            break
+        action = agents[seat].act(Decision(state, seat))
+        state.apply(action)
+        if keep_actions:
+            actions.append(list(action))
+        if on_step is not None:
+            on_step(state, action)
+    res = state.results()
+    record = GameRecord(
+        seed=seed,
+        scores=res.scores,
+        winners=res.winners,
+        truncated=res.truncated,
+        reason=res.reason,
+        turns=state.turn,
+        decisions=state.decisions,
+        roles=tuple(state.roles()),
+        actions=actions,
+    )
+    return state, record
+
+
+def _play_chunk(args: tuple[dict[str, Any], list[str], list[int], bool]) -> list[GameRecord]:
+    config, specs, seeds, keep_actions = args
+    from .registry import make
+
+    game = make(config["game"], players=config["players"], variant=config["variant"], options=config["options"])
+    game.record_events = False
+    return [play_game(game, specs, s, keep_actions=keep_actions)[1] for s in seeds]
+
+
+def run_batch(
+    game: "Game",
+    agent_specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    *,
+    keep_actions: bool = False,
+    progress: Callable[[int], None] | None = None,
+    chunk_size: int | None = None,
+) -> list[GameRecord]:
+    """Play ``games`` games; results are identical whatever ``jobs`` is."""
+    seeds = [game_seed(seed, i) for i in range(games)]
+    config = game.config()
+    specs = list(agent_specs)
+    if jobs <= 1 or games <= 1:
+        out = []
+        for i in range(0, games, chunk_size or 1):
+            chunk = _play_chunk((config, specs, seeds[i : i + (chunk_size or 1)], keep_actions))
+            out.extend(chunk)
+            if progress:
+                progress(len(chunk))
+        return out
+    import multiprocessing as mp
+
+    size = chunk_size or max(1, min(50, games // (jobs * 8) or 1))
+    chunks = [(config, specs, seeds[i : i + size], keep_actions) for i in range(0, games, size)]
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    out = []
+    with ctx.Pool(jobs) as pool:
+        for chunk in pool.imap(_play_chunk, chunks):
+            out.extend(chunk)
+            if progress:
+                progress(len(chunk))
+    return out
+
+
+def summarize(game: "Game", agent_specs: Sequence[str], records: Sequence[GameRecord], seed: int, seconds: float) -> dict[str, Any]:
+    """The ``simulate --json`` summary of a batch."""
+    n = len(records)
+    wins = [0] * game.players
+    by_role: dict[str, int] = {}
+    for r in records:
+        for w in r.winners:
+            wins[w] += 1
+        for role in sorted({r.roles[w] for w in r.winners}):
+            by_role[role] = by_role.get(role, 0) + 1
+    return {
+        "game": game.id,
+        "variant": game.variant,
+        "players": game.players,
+        "options": dict(game.overrides),
+        "games": n,
+        "seed": seed,
+        "agents": list(agent_specs),
+        "wins_by_seat": wins,
+        "wins_by_side": by_role,
+        "draws_or_no_winner": sum(1 for r in records if not r.winners and not r.truncated),
+        "truncated": sum(1 for r in records if r.truncated),
+        "mean_turns": (sum(r.turns for r in records) / n) if n else 0.0,
+        "mean_decisions": (sum(r.decisions for r in records) / n) if n else 0.0,
+        "seconds": seconds,
+        "games_per_second": (n / seconds) if seconds > 0 else 0.0,
+    }
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0

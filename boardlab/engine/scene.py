@@ -1,0 +1,110 @@
+"""Scenes: a game-neutral description of what a seat sees, for every renderer.
+
+Each game turns a seat's *view* (never the full state) plus the legal actions
+into a **scene**, a JSON dict that one renderer draws in the browser (SVG),
+in the terminal (rich) and in replays.  Adding a game adds a scene builder,
+not a new front end.  Because scenes are built from views, they cannot leak.
+
+Format (all keys optional unless marked)::
+
+    {
+      "title": "The Dungeon's Jewel",
+      "status": "Player 2 to move",               # one line: whose turn, phase
+      "prompt": "Choose a square to move to",      # what the acting seat is asked
+      "boards": [                                  # zero or more boards
+        {                                          # a square grid
+          "id": "main", "kind": "grid", "cols": 7, "rows": 7,   # required
+          "cells": [{"x": 0, "y": 0, "fill": "#ccc", "label": "S1",
+                     "title": "hover text", "blocked": false, "highlight": false}],
+          "walls": [{"x": 0, "y": 0, "side": "E", "color": "#000"}],  # side N/E/S/W
+          "items": [{"id": "p1", "x": 0, "y": 0, "text": "P1", "color": "#c00",
+                     "shape": "circle|square|token|card", "face_down": false,
+                     "badge": "2", "title": "hover text"}]
+        },
+        {                                          # a graph of spaces (rings, tracks)
+          "id": "ring", "kind": "nodes",
+          "nodes": [{"id": "r0", "x": 0.5, "y": 0.1, "label": "Temple", "fill": "#fd0",
+                     "title": "...", "highlight": false}],   # x, y in [0, 1]
+          "edges": [["r0", "r1"]],
+          "items": [{"id": "s1", "node": "r0", "text": "S1", "color": "#06c", "badge": "10"}]
+        }
+      ],
+      "panels": [                                  # side panels: players, hands, decks
+        {"title": "Player 1", "seat": 0, "active": true, "color": "#c00",
+         "rows": [["Health", "2"], ["Items", "Rope"]],
+         "cards": [{"id": "c3", "name": "Rope", "text": "Survive a pit", "face_down": false}]}
+      ],
+      "targets": [                                 # clickable ways to act
+        {"action": 4, "clicks": ["main:3,2"], "label": "Move north"},
+        {"action": 7, "clicks": ["main:0,0", "main:0,2"], "label": "Archer to a3"}
+      ]
+    }
+
+**Click ids.**  A grid cell is ``"<board>:<x>,<y>"``, a node is
+``"<board>:<node id>"``, an item or card is ``"item:<id>"`` / ``"card:<id>"``.
+A target's ``action`` is an index into the legal-action list the scene was
+built with, and ``clicks`` is the sequence of elements the user clicks to
+choose it (one click for most actions, two for "piece then square").  A
+renderer keeps the clicks made so far, highlights the elements that extend
+them, and applies the action once exactly one target matches all clicks.
+Actions without a target are still offered in the list of legal actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+Scene = dict[str, Any]
+
+
+def cell_id(board: str, x: int, y: int) -> str:
+    """The click id of grid cell ``(x, y)`` on ``board``."""
+    return f"{board}:{x},{y}"
+
+
+def node_id(board: str, node: str | int) -> str:
+    """The click id of node ``node`` on ``board``."""
+    return f"{board}:{node}"
+
+
+def generic_scene(view: dict[str, Any], actions: Sequence[tuple] = ()) -> Scene:
+    """A fallback scene: the view's top-level fields as a panel, no board."""
+    state = view.get("state", {})
+    rows = [[str(k), _short(v)] for k, v in state.items()] if isinstance(state, dict) else []
+    return {
+        "title": view.get("game", ""),
+        "status": _status(view),
+        "boards": [],
+        "panels": [{"title": "State", "rows": rows}],
+        "targets": [],
+    }
+
+
+def _status(view: dict[str, Any]) -> str:
+    if view.get("over"):
+        res = view.get("results") or {}
+        return "Game over: " + (res.get("reason") or "finished")
+    acting = view.get("acting")
+    return f"Seat {acting + 1} to act" if acting is not None else ""
+
+
+def _short(v: Any) -> str:
+    s = str(v)
+    return s if len(s) <= 80 else s[:77] + "..."
+
+
+def status_line(view: dict[str, Any], seat_names: Sequence[str] | None = None) -> str:
+    """A standard status line: whose turn it is, or how the game ended."""
+    if view.get("over"):
+        res = view.get("results") or {}
+        winners = res.get("winners") or []
+        names = [seat_names[w] if seat_names else f"Seat {w + 1}" for w in winners]
+        if res.get("truncated"):
+            return "Game stopped by the turn cap"
+        who = ", ".join(names) if names else "nobody"
+        return f"Game over: {who} won ({res.get('reason', '')})"
+    acting = view.get("acting")
+    if acting is None:
+        return ""
+    name = seat_names[acting] if seat_names else f"Seat {acting + 1}"
+    return f"{name} to act"

@@ -1,0 +1,489 @@
+"""The state protocol every game implements.
+
+The engine owns the public behaviour (validation, turn cap, event log, JSON,
+clone, views); a game fills in hooks whose names start with ``_``:
+
+=====================  =====================================================
+hook                   what it does
+=====================  =====================================================
+``_setup()``           build the initial position (may use ``self.rng``)
+``_current_seat()``    the seat that decides next (ignored while a prompt
+                       is on the stack, see below)
+``_legal_actions()``   a list of actions for that seat
+``_apply(action)``     carry out a legal action (already validated)
+``_is_over()``         has the game ended by its rules?
+``_results()``         :class:`Results` of a finished game
+``_view(seat)``        JSON dict of what ``seat`` may know (``None``: spectator)
+``_determinize(seat,   resample everything ``seat`` cannot see, consistently
+rng)``                 with what it can (no-op for perfect information)
+``describe(action)``   short human label of an action
+=====================  =====================================================
+
+**Actions** are tuples whose first item is a kind string and whose other items
+are ``int`` or ``str``: ``("move", 3, 4)``.  They are hashable, cheap, and
+serialise as JSON arrays; :meth:`State.apply` also accepts the list form.
+
+**Data.** A game state subclass declares its fields in ``__slots__`` and keeps
+plain data in them (see :mod:`boardlab.engine.codec`).  Clone and JSON work
+on those fields generically; static data (maps, card tables) lives on the
+:class:`~boardlab.engine.game.Game` object, which states share.
+
+**Decisions and interrupts.** A multi-step decision ("choose a target", "the
+opponent may respond") is pushed on ``self.stack`` as a :class:`Prompt`.  While
+the stack is not empty, the acting seat is the top prompt's seat and the game's
+``_legal_actions``/``_apply`` see it via ``self.stack[-1]``; an interrupt is
+just another prompt pushed on top (TAG's stacked action sequences).  Passing is
+an ordinary action.
+
+**Chance** is resolved inside ``_apply`` from ``self.rng`` (OpenSpiel's
+"sampled stochastic" convention), so a saved state resumes identically.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
+
+from .codec import copy_value, decode, encode, record
+from .errors import GameOverError, IllegalActionError, InvalidOptionError, SaveFileError
+from .rng import Rng
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+
+Action = tuple
+"""An action: ``(kind, *args)`` with ``str``/``int`` args."""
+
+STATE_FORMAT = "boardlab.state/1"
+
+
+@record
+class Prompt:
+    """A pending decision on the stack: who decides, what kind, and its context."""
+
+    __slots__ = ("seat", "kind", "data")
+
+    def __init__(self, seat: int, kind: str, data: Any = None) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"Prompt(seat={self.seat}, kind={self.kind!r}, data={self.data!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """Outcome of a finished (or truncated) game.
+
+    ``scores`` has one number per seat (1 for a win, 0 for a loss; shared or
+    fractional values for draws where a game defines them).  ``winners`` lists
+    winning seats (several for team games, none for a truncated game).
+    ``truncated`` is true when the turn cap ended the game, which is distinct
+    from a finish.  ``reason`` says why the game ended, in words.
+    """
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    truncated: bool = False
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "truncated": self.truncated,
+            "reason": self.reason,
+        }
+
+
+def win_results(players: int, winners: Sequence[int], reason: str) -> Results:
+    """Results where ``winners`` score 1 and everyone else 0."""
+    w = tuple(sorted(set(winners)))
+    return Results(tuple(1.0 if s in w else 0.0 for s in range(players)), w, False, reason)
+
+
+_BASE_SLOTS = ("game", "rng", "turn", "decisions", "truncated", "stack", "_log", "_log_len", "_legal")
+
+
+class State:
+    """Base class of a game state.  See the module docstring for the hooks."""
+
+    __slots__ = _BASE_SLOTS
+    _game_fields: ClassVar[tuple[str, ...]] = ()
+
+    game: "Game"
+    rng: Rng
+    turn: int
+    decisions: int
+    truncated: bool
+    stack: list[Prompt]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__slots__" not in cls.__dict__:
+            raise TypeError(f"{cls.__name__} must declare __slots__ (its state fields)")
+        fields: list[str] = []
+        for klass in reversed(cls.__mro__):
+            if klass is State or not issubclass(klass, State):
+                continue
+            for name in klass.__dict__.get("__slots__", ()):
+                if name not in fields:
+                    fields.append(name)
+        cls._game_fields = tuple(fields)
+
+    # -- construction ----------------------------------------------------
+    @classmethod
+    def new(cls, game: "Game", seed: int) -> "State":
+        """A new game from ``seed`` (use :meth:`Game.new_state`)."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidOptionError(f"seed must be an integer, got {seed!r}")
+        self = cls.__new__(cls)
+        self.game = game
+        self.rng = Rng(seed)
+        self.turn = 0
+        self.decisions = 0
+        self.truncated = False
+        self.stack = []
+        self._log = None
+        self._log_len = 0
+        self._legal = None
+        self._setup()
+        return self
+
+    # -- hooks (override) ------------------------------------------------
+    def _setup(self) -> None:
+        raise NotImplementedError
+
+    def _current_seat(self) -> int | None:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def _is_over(self) -> bool:
+        raise NotImplementedError
+
+    def _results(self) -> Results:
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _determinize(self, seat: int, rng: Rng) -> None:
+        """Resample hidden information ``seat`` cannot see.  Default: nothing is hidden."""
+
+    def describe(self, action: Action) -> str:
+        """A short human-readable label of ``action``."""
+        return " ".join(str(a) for a in action)
+
+    def roles(self) -> tuple[str, ...]:
+        """The role or side of each seat (e.g. ``("wizard", "hero", "hero")``)."""
+        return tuple(f"seat {i}" for i in range(self.game.players))
+
+    def evaluate(self, seat: int) -> float:
+        """Heuristic value in [0, 1] of the position for ``seat`` (search cut-offs, drama metrics).
+
+        Must use only what ``seat`` may know when called on a determinized state.
+        """
+        return 0.5
+
+    def features(self, seat: int) -> dict[str, float]:
+        """Named numeric features of the position for ``seat`` (personas weight these)."""
+        return {}
+
+    def metrics(self) -> dict[str, list[int]]:
+        """Per-game usage counters for the playtest lab: ``{"token:pit": [count per seat], ...}``.
+
+        Keys are ``"<category>:<name>"`` (categories such as ``card``, ``token``,
+        ``item``, ``rule``, ``attack``); values have one count per seat.
+        """
+        return {}
+
+    def action_tags(self, action: Action) -> tuple[str, ...]:
+        """Tags naming the cards, tokens or rules an action uses (``("card:fireball",)``).
+
+        Restricted-play agents use these ("never play card X").
+        """
+        return ()
+
+    # -- public API ------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def is_over(self) -> bool:
+        """True when the game has finished or was truncated by the turn cap."""
+        return self.truncated or self._is_over()
+
+    def current_seat(self) -> int | None:
+        """The seat that must decide now, or ``None`` when the game is over."""
+        if self.truncated or self._is_over():
+            return None
+        if self.stack:
+            return self.stack[-1].seat
+        return self._current_seat()
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the acting seat (empty when the game is over).  Do not mutate."""
+        legal = self._legal
+        if legal is None:
+            if self.truncated or self._is_over():
+                legal = ()
+            else:
+                legal = tuple(self._legal_actions())
+            self._legal = legal
+        return legal
+
+    def labeled_actions(self) -> list[dict[str, Any]]:
+        """The legal actions as ``{"index", "action", "label"}`` dicts (JSON-safe)."""
+        return [
+            {"index": i, "action": list(a), "label": self.describe(a)}
+            for i, a in enumerate(self.legal_actions())
+        ]
+
+    def apply(self, action: Action | list) -> None:
+        """Apply a legal action of the acting seat.
+
+        Raises :class:`GameOverError` if the game is over and
+        :class:`IllegalActionError` if ``action`` is not legal; in both cases
+        the state is unchanged.
+        """
+        if self.truncated or self._is_over():
+            raise GameOverError(f"the game is over; no action is legal (got {action!r})")
+        if type(action) is not tuple:
+            if not isinstance(action, (list, tuple)):
+                raise IllegalActionError(f"an action must be a list or tuple, got {action!r}")
+            action = tuple(action)
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:
+            sample = "; ".join(self.describe(a) for a in legal[:8])
+            more = f" (and {len(legal) - 8} more)" if len(legal) > 8 else ""
+            raise IllegalActionError(f"illegal action {list(action)!r}; legal: {sample}{more}")
+        self._legal = None
+        self._apply(action)
+        self.decisions += 1
+        if self.turn > self.game.max_turns and not self._is_over():
+            self.truncated = True
+            self.emit(f"The game is stopped by the turn cap ({self.game.max_turns} turns).")
+
+    def apply_index(self, index: int) -> Action:
+        """Apply the ``index``-th legal action; returns it."""
+        legal = self.legal_actions()
+        if not 0 <= index < len(legal):
+            raise IllegalActionError(f"action index {index} out of range 0..{len(legal) - 1}")
+        action = legal[index]
+        self.apply(action)
+        return action
+
+    def results(self) -> Results:
+        """Results of the game.  Raises :class:`IllegalActionError` if it is not over."""
+        if self.truncated:
+            return Results(tuple(0.0 for _ in range(self.game.players)), (), True, "turn cap reached")
+        if not self._is_over():
+            raise IllegalActionError("the game is not over yet")
+        return self._results()
+
+    def winners(self) -> tuple[int, ...]:
+        return self.results().winners
+
+    def begin_turn(self) -> None:
+        """Games call this when a new turn starts; the turn cap counts these."""
+        self.turn += 1
+
+    # -- views -----------------------------------------------------------
+    def _check_seat(self, seat: int | None) -> None:
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.players):
+            raise InvalidOptionError(f"seat must be 0..{self.game.players - 1} or None, got {seat!r}")
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know, as JSON-safe data (``None``: a spectator)."""
+        self._check_seat(seat)
+        over = self.is_over()
+        return {
+            "game": self.game.id,
+            "variant": self.game.variant,
+            "players": self.game.players,
+            "seat": seat,
+            "acting": self.current_seat(),
+            "turn": self.turn,
+            "decisions": self.decisions,
+            "over": over,
+            "results": self.results().to_json() if over else None,
+            "roles": list(self.roles()),
+            "prompt": self.stack[-1].kind if self.stack else None,
+            "state": self._view(seat),
+        }
+
+    # -- event log -------------------------------------------------------
+    def emit(
+        self,
+        text: str,
+        data: dict[str, Any] | None = None,
+        *,
+        to: Sequence[int] | None = None,
+        private_text: str | None = None,
+        private_data: dict[str, Any] | None = None,
+    ) -> None:
+        """Append an event to the log.
+
+        ``text``/``data`` are public.  If ``to`` is given, the seats in it see
+        ``private_text``/``private_data`` instead (e.g. "you drew Pit" versus
+        "Player 2 drew a token").  Data must be JSON-safe.
+        """
+        if not self.game.record_events:
+            return
+        entry = (
+            self._log_len,
+            self.decisions,
+            self.turn,
+            text,
+            data,
+            tuple(to) if to is not None else None,
+            private_text,
+            private_data,
+        )
+        self._log = (self._log, entry)
+        self._log_len += 1
+
+    def _entries(self) -> list[tuple]:
+        out = []
+        node = self._log
+        while node is not None:
+            out.append(node[1])
+            node = node[0]
+        out.reverse()
+        return out
+
+    def events(self, seat: int | None = None, *, omniscient: bool = False) -> list[dict[str, Any]]:
+        """The event log as ``seat`` may see it (``omniscient=True``: everything, for debugging)."""
+        self._check_seat(seat)
+        out = []
+        for idx, decision, turn, text, data, to, ptext, pdata in self._entries():
+            ev: dict[str, Any] = {"i": idx, "decision": decision, "turn": turn}
+            if to is not None and (omniscient or (seat is not None and seat in to)):
+                ev["text"] = ptext if ptext is not None else text
+                ev["data"] = pdata if pdata is not None else data
+                ev["private"] = True
+            else:
+                ev["text"] = text
+                ev["data"] = data
+            out.append(ev)
+        return out
+
+    # -- copy and search -------------------------------------------------
+    def clone(self) -> "State":
+        """An independent copy (shares the immutable game object and log)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.game = self.game
+        new.rng = Rng(self.rng.state)
+        new.turn = self.turn
+        new.decisions = self.decisions
+        new.truncated = self.truncated
+        new.stack = [copy_value(p) for p in self.stack] if self.stack else []
+        new._log = self._log
+        new._log_len = self._log_len
+        new._legal = self._legal
+        self._copy_fields(new)
+        return new
+
+    def _copy_fields(self, new: "State") -> None:
+        """Copy the game's own fields into ``new``.  Override for speed."""
+        for name in self._game_fields:
+            setattr(new, name, copy_value(getattr(self, name)))
+
+    def determinize(self, seat: int, rng: Rng | int) -> "State":
+        """A copy in which everything ``seat`` cannot see is resampled.
+
+        The copy agrees with ``seat``'s view (``copy.view(seat) == self.view(seat)``
+        apart from the log), its future chance outcomes are reseeded, and its
+        event log is dropped, so a search agent can play it out without
+        learning anything ``seat`` may not know.
+        """
+        self._check_seat(seat)
+        if isinstance(rng, int):
+            rng = Rng(rng)
+        new = self.clone()
+        new.rng = Rng(rng.next64())
+        new._log = None
+        new._log_len = 0
+        new._determinize(seat, rng)
+        new._legal = None
+        return new
+
+    # -- JSON ------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON form: ``State.from_json(s.to_json())`` continues identically."""
+        return {
+            "format": STATE_FORMAT,
+            **self.game.config(),
+            "rng": self.rng.state,
+            "turn": self.turn,
+            "decisions": self.decisions,
+            "truncated": self.truncated,
+            "stack": encode(self.stack),
+            "log": [encode(e) for e in self._entries()],
+            "data": {name: encode(getattr(self, name)) for name in self._game_fields},
+        }
+
+    def dumps(self) -> str:
+        """:meth:`to_json` as a compact, key-sorted JSON string."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any], game: "Game | None" = None) -> "State":
+        """Rebuild a state from :meth:`to_json` output.  Raises :class:`SaveFileError` when malformed."""
+        from .registry import make
+
+        if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
+            raise SaveFileError(f"not a boardlab state document (format must be {STATE_FORMAT!r})")
+        if game is None:
+            game = make(doc.get("game", ""), players=doc.get("players"), variant=doc.get("variant"), options=doc.get("options") or {})
+        klass = game.state_class
+        if cls is not State and not issubclass(klass, cls):
+            raise SaveFileError(f"state is for {game.id}, not {cls.__name__}")
+        data = doc.get("data")
+        if not isinstance(data, dict) or set(data) != set(klass._game_fields):
+            raise SaveFileError(f"state data fields do not match {game.id}'s")
+        try:
+            self = klass.__new__(klass)
+            self.game = game
+            self.rng = Rng(int(doc["rng"]))
+            self.turn = int(doc["turn"])
+            self.decisions = int(doc["decisions"])
+            self.truncated = bool(doc["truncated"])
+            self.stack = decode(doc["stack"])
+            self._log = None
+            self._log_len = 0
+            for entry in doc["log"]:
+                e = decode(entry)
+                if type(e) is not tuple or len(e) != 8:
+                    raise SaveFileError("malformed log entry")
+                self._log = (self._log, e)
+                self._log_len += 1
+            for name in klass._game_fields:
+                setattr(self, name, decode(data[name]))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, SaveFileError):
+                raise
+            raise SaveFileError(f"malformed state document: {exc}") from None
+        self._legal = None
+        return self
+
+    @classmethod
+    def loads(cls, text: str, game: "Game | None" = None) -> "State":
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SaveFileError(f"state is not valid JSON: {exc.msg}") from None
+        return cls.from_json(doc, game)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} turn={self.turn} decisions={self.decisions} acting={self.current_seat()}>"
