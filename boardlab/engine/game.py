@@ -228,6 +228,9 @@ class Game:
 
     #: Game-specific agents: name -> ``"module:Class"`` (e.g. ``{"heuristic": ...}``).
     agents: ClassVar[dict[str, str]] = {}
+    #: Playing styles: persona name -> weights over ``State.features()`` keys
+    #: (e.g. ``{"aggressive": {"attacks": 2.0, "health": 0.5}}``).
+    personas: ClassVar[dict[str, dict[str, float]]] = {}
 
     def scene(self, view: dict[str, Any], actions: "Sequence[tuple]" = ()) -> dict[str, Any]:
         """Describe ``view`` as a game-neutral scene (see :mod:`boardlab.engine.scene`).
