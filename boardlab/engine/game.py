@@ -164,9 +164,15 @@ class Game:
                 f"{cls.id} is for {cls.player_range()} players, not {players}"
             )
         self.players: int = players
+        declared = cls.all_options()
+        file_overrides: dict[str, Any] = {}
+        self.variant_label: str | None = None
+        if isinstance(variant, str) and variant.endswith(".json"):
+            base, file_overrides, self.variant_label = cls.load_variant_file(variant)
+            options = {**file_overrides, **(options or {})}
+            variant = base
         variant_obj = cls.get_variant(variant)
         self.variant: str = variant_obj.name
-        declared = cls.all_options()
         values: dict[str, Any] = {o.name: o.default for o in declared.values()}
         for key, value in variant_obj.overrides.items():
             values[key] = declared[key].coerce(value)
@@ -204,6 +210,32 @@ class Game:
                 return v
         known = ", ".join(v.name for v in cls.variants)
         raise UnknownVariantError(f"{cls.id} has no variant {name!r} (variants: {known})")
+
+    @classmethod
+    def load_variant_file(cls, path: str | Path) -> tuple[str, dict[str, Any], str]:
+        """Read a variant file: ``{"name", "description", "game", "base", "overrides"}``.
+
+        Returns the base variant name, the option overrides (checked) and the
+        file's variant name.  Such files are written by ``boardlab tune`` and
+        may be written by hand; a game built from one records the overrides as
+        options, so its saved games replay without the file.
+        """
+        from .errors import ContentError
+
+        doc = load_json_file(path, "variant file")
+        if not isinstance(doc, dict) or not isinstance(doc.get("overrides", {}), dict):
+            raise ContentError(f"variant file {path} must be a JSON object with an 'overrides' object")
+        if doc.get("game", cls.id) != cls.id:
+            raise ContentError(f"variant file {path} is for {doc.get('game')!r}, not {cls.id!r}")
+        base = doc.get("base") or cls.variants[0].name
+        cls.get_variant(base)
+        declared = cls.all_options()
+        overrides = {}
+        for key, value in doc.get("overrides", {}).items():
+            if key not in declared:
+                raise ContentError(f"variant file {path}: {cls.id} has no option {key!r}")
+            overrides[key] = declared[key].coerce(value)
+        return base, overrides, str(doc.get("name") or Path(path).stem)
 
     @classmethod
     def spec(cls) -> dict[str, Any]:
