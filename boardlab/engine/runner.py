@@ -97,12 +97,29 @@ def play_game(
     return state, record
 
 
-def _play_chunk(args: tuple[dict[str, Any], list[str], list[int], bool]) -> list[GameRecord]:
-    config, specs, seeds, keep_actions = args
+#: Configured games reused across chunks (a game is immutable once built; loading content is not free).
+_GAMES: dict[str, "Game"] = {}
+
+
+def _batch_game(config: dict[str, Any]) -> "Game":
+    import json
+
     from .registry import make
 
-    game = make(config["game"], players=config["players"], variant=config["variant"], options=config["options"])
-    game.record_events = False
+    key = json.dumps(config, sort_keys=True)
+    game = _GAMES.get(key)
+    if game is None:
+        if len(_GAMES) > 32:
+            _GAMES.clear()
+        game = make(config["game"], players=config["players"], variant=config["variant"], options=config["options"])
+        game.record_events = False
+        _GAMES[key] = game
+    return game
+
+
+def _play_chunk(args: tuple[dict[str, Any], list[str], list[int], bool]) -> list[GameRecord]:
+    config, specs, seeds, keep_actions = args
+    game = _batch_game(config)
     return [play_game(game, specs, s, keep_actions=keep_actions)[1] for s in seeds]
 
 

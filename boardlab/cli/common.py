@@ -1,0 +1,108 @@
+"""Helpers shared by the commands: parsing ``k=v`` options, seats and agent specs."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Sequence
+
+import click
+from rich.console import Console
+
+from boardlab.agents import make_agent
+from boardlab.engine import registry
+from boardlab.engine.errors import BoardlabError, InvalidOptionError, UnknownAgentError
+from boardlab.engine.game import Game
+
+#: The pseudo-agent naming a human seat in ``boardlab play``.
+HUMAN = "human"
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich console on the current stdout (or stderr); built per call so tests can capture it."""
+    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=False)
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """``["k=v", ...]`` -> ``{"k": "v"}`` (values are coerced later by the game's options)."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} must look like key=value", param_hint="'--option'")
+        out[key] = value.strip()
+    return out
+
+
+def make_game(
+    game_id: str,
+    players: int | None,
+    variant: str | None,
+    options: Sequence[str] = (),
+    max_turns: int | None = None,
+) -> Game:
+    """Build the configured game; raises :class:`BoardlabError` on any bad name or value."""
+    opts: dict[str, Any] = parse_options(options)
+    if max_turns is not None:
+        opts["max_turns"] = max_turns
+    return registry.make(game_id, players=players, variant=variant, options=opts)
+
+
+def default_agent(game: Game) -> str:
+    """``heuristic`` if the game has one, else ``random``."""
+    return "heuristic" if "heuristic" in getattr(game, "agents", {}) else "random"
+
+
+def check_agent(spec: str, game: Game, seat: int) -> None:
+    """Build (and drop) the agent once so a bad name or parameter fails early with a clear message."""
+    try:
+        make_agent(spec, game, seat, 0)
+    except BoardlabError:
+        raise
+    except Exception as exc:  # an agent constructor rejecting its parameters
+        raise UnknownAgentError(f"agent {spec!r} cannot be built: {exc}") from None
+
+
+def parse_agents(text: str | None, game: Game) -> list[str]:
+    """``--agents a,b,c`` -> one spec per seat (a single spec is used for every seat)."""
+    if text is None or not text.strip():
+        return [default_agent(game)] * game.players
+    specs = [s.strip() for s in text.split(",")]
+    if len(specs) == 1:
+        specs = specs * game.players
+    if len(specs) != game.players:
+        raise UnknownAgentError(
+            f"--agents needs 1 or {game.players} specs for {game.players} players, got {len(specs)}"
+        )
+    for seat, spec in enumerate(specs):
+        if spec == HUMAN:
+            raise UnknownAgentError("the 'human' agent is only for 'boardlab play'")
+        check_agent(spec, game, seat)
+    return specs
+
+
+def parse_seats(pairs: Sequence[str], game: Game) -> list[str]:
+    """``--seat 0=human --seat 2=random`` -> one spec per seat.
+
+    With no ``--seat`` at all, seat 0 is human.  Seats not named get the
+    default bot (:func:`default_agent`).
+    """
+    chosen: dict[int, str] = {}
+    for pair in pairs:
+        key, sep, spec = pair.partition("=")
+        try:
+            seat = int(key)
+        except ValueError:
+            seat = -1
+        if not sep or not spec.strip() or seat < 0:
+            raise click.BadParameter(f"{pair!r} must look like SEAT=AGENT, e.g. 0=human", param_hint="'--seat'")
+        if seat >= game.players:
+            raise InvalidOptionError(f"--seat {pair}: seats are 0..{game.players - 1} for {game.players} players")
+        chosen[seat] = spec.strip()
+    if not pairs:
+        chosen[0] = HUMAN
+    specs = [chosen.get(s, default_agent(game)) for s in range(game.players)]
+    for seat, spec in enumerate(specs):
+        if spec != HUMAN:
+            check_agent(spec, game, seat)
+    return specs

@@ -1,0 +1,98 @@
+"""``boardlab playtest``: thousands of games into a run folder, with metrics and an HTML report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from boardlab.cli.common import console, make_game, parse_agents
+from boardlab.engine.errors import InvalidOptionError
+
+
+def _parse_restrict(pairs: tuple[str, ...]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for pair in pairs:
+        seat, sep, tag = pair.partition("=")
+        if not sep or not seat.strip().isdigit() or not tag.strip():
+            raise click.BadParameter(f"{pair!r} must look like SEAT=TAG, e.g. 0=card:fireball", param_hint="'--restrict'")
+        out[int(seat)] = tag.strip()
+    return out
+
+
+def _progress_runner(total_hint: int, quiet: bool):
+    """A rich progress bar with an ETA on a terminal; silent otherwise."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    out = console(stderr=True)
+    if quiet or not out.is_terminal:
+        return None, None
+    progress = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=out)
+    task = progress.add_task("games", total=total_hint)
+    return progress, lambda done, total: progress.update(task, completed=done, total=total)
+
+
+@click.command("playtest")
+@click.argument("game_id", metavar="GAME")
+@click.option("--variant", "variants", default=None, help="Variant name or variant file; 'a,b' runs both on the same seeds and compares them.")
+@click.option("--players", type=int, default=None, help="Number of players.")
+@click.option("--agents", default=None, help="One agent spec per seat, or one for all (default: heuristic).")
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True, help="Number of games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed (game i uses a seed derived from it).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True, help="Where the games run.")
+@click.option("--ray-address", default=None, help="Address of an existing Ray cluster (default: start a local one).")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/<game>-<variant>-s<seed>-n<games>).")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="Rule option override (repeatable).")
+@click.option("--max-turns", type=click.IntRange(min=1), default=None, help="Turn cap.")
+@click.option("--restrict", multiple=True, metavar="SEAT=TAG", help="Restricted play: SEAT's agent never takes actions tagged TAG (e.g. 0=card:fireball).")
+@click.option("--json", "as_json", is_flag=True, help="Print the metrics summary as one JSON object.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, as_json, quiet):
+    """Playtest GAME: run many bot games, store results.parquet, write report.html.
+
+    An interrupted run resumes: run the same command again with the same --out.
+    """
+    from boardlab.playtest import execute, plan_run
+    from boardlab.playtest.compare import compare_rows, markdown_comparison
+    from boardlab.playtest.report import markdown_summary
+    from boardlab.playtest.store import RunDir
+
+    names = [v.strip() for v in variants.split(",")] if variants else [None]
+    if len(names) > 2 or any(n == "" for n in names):
+        raise InvalidOptionError("--variant takes one variant or two separated by a comma")
+    restrict_map = _parse_restrict(restrict)
+    configs = []
+    for v in names:
+        game = make_game(game_id, players, v, options, max_turns)
+        specs = parse_agents(agents, game)
+        cfg = game.config()
+        configs.append(plan_run(game_id, games=games, players=game.players, variant=cfg["variant"],
+                                options=cfg["options"], agents=specs, seed=seed, restrict=restrict_map))
+    results = []
+    folders = []
+    for v, cfg in zip(names, configs):
+        label = Path(v).stem if v and v.endswith(".json") else cfg.variant
+        folder = Path(out) / label if out and len(configs) > 1 else Path(out or f"runs/{cfg.game}-{label}-s{seed}-n{games}")
+        progress, callback = _progress_runner(games, quiet or as_json)
+        if progress:
+            with progress:
+                res = execute(cfg, folder, backend=backend, jobs=jobs, ray_address=ray_address, progress=callback)
+        else:
+            res = execute(cfg, folder, backend=backend, jobs=jobs, ray_address=ray_address)
+        results.append(res)
+        folders.append(folder)
+    if as_json:
+        doc = {"runs": [{"folder": str(f), **r} for f, r in zip(folders, results)]}
+        if len(configs) == 2:
+            doc["comparison"] = compare_rows(RunDir(folders[0]).read_results(), RunDir(folders[1]).read_results())
+        click.echo(json.dumps(doc if len(configs) > 1 else doc["runs"][0], sort_keys=True))
+        return
+    con = console()
+    for folder, res in zip(folders, results):
+        con.print(markdown_summary(RunDir(folder).read_manifest(), res))
+        con.print(f"Results: {folder / 'results.parquet'}\nReport:  {folder / 'report.html'}\n")
+    if len(configs) == 2:
+        cmp = compare_rows(RunDir(folders[0]).read_results(), RunDir(folders[1]).read_results())
+        con.print(markdown_comparison(str(folders[0]), str(folders[1]), cmp))

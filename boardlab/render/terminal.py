@@ -1,0 +1,323 @@
+"""Draw a scene (see :mod:`boardlab.engine.scene`) in the terminal with rich.
+
+The renderer is generic: it knows boards of kind ``grid`` and ``nodes``,
+items, walls, panels, a status line and a prompt, and nothing about any
+particular game.  A scene is built from one seat's view, so drawing it can
+never reveal more than that seat may know.
+
+>>> scene = {"title": "Demo", "status": "Seat 1 to act", "boards": [
+...     {"id": "main", "kind": "grid", "cols": 2, "rows": 1,
+...      "walls": [{"x": 0, "y": 0, "side": "E"}],
+...      "items": [{"id": "a", "x": 1, "y": 0, "text": "P1"}]}]}
+>>> print(scene_text(scene))
+Demo
+    0   1
+  +---+---+
+0 |   | P1|
+  +---+---+
+Seat 1 to act
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Iterable, Sequence
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+Scene = dict[str, Any]
+
+MIN_CELL = 3
+MAX_CELL = 8
+
+
+def render_scene(scene: Scene, actions: Sequence[str] = ()) -> RenderableType:
+    """A rich renderable of ``scene``; ``actions`` (labels) are listed numbered if given."""
+    parts: list[RenderableType] = []
+    if scene.get("title"):
+        parts.append(Text(str(scene["title"]), style="bold"))
+    for board in scene.get("boards") or ():
+        parts.extend(render_board(board))
+    panels = [render_panel(p) for p in scene.get("panels") or ()]
+    if panels:
+        table = Table.grid(padding=(0, 1))
+        per_row = 3
+        for _ in range(min(per_row, len(panels))):
+            table.add_column(vertical="top")
+        for i in range(0, len(panels), per_row):
+            row = panels[i : i + per_row]
+            table.add_row(*row, *([""] * (min(per_row, len(panels)) - len(row))))
+        parts.append(table)
+    if scene.get("status"):
+        parts.append(Text(str(scene["status"]), style="bold cyan"))
+    if scene.get("prompt"):
+        parts.append(Text(str(scene["prompt"]), style="bold yellow"))
+    if actions:
+        parts.append(render_actions(actions))
+    return Group(*parts)
+
+
+def render_actions(labels: Sequence[str]) -> RenderableType:
+    """Numbered action labels, one per line (numbers start at 1)."""
+    width = len(str(len(labels)))
+    text = Text()
+    for i, label in enumerate(labels, 1):
+        if i > 1:
+            text.append("\n")
+        text.append(f"{i:>{width}}", style="bold")
+        text.append(f". {label}")
+    return text
+
+
+def scene_text(scene: Scene, actions: Sequence[str] = (), width: int = 100) -> str:
+    """``scene`` drawn as plain text (no colours), for logs, tests and non-terminals."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None, force_terminal=False, highlight=False)
+    console.print(render_scene(scene, actions))
+    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
+
+
+# -- boards ------------------------------------------------------------------
+def render_board(board: dict[str, Any]) -> list[RenderableType]:
+    kind = board.get("kind")
+    if kind == "grid":
+        return render_grid(board)
+    if kind == "nodes":
+        return render_nodes(board)
+    return [Text(f"(board {board.get('id', '?')!s} of unknown kind {kind!r})", style="dim")]
+
+
+def _style(color: Any, extra: str = "") -> Style:
+    """A rich style from a CSS-like colour ("#c00", "#cc0000", "red"); unknown colours are ignored."""
+    style = Style.parse(extra) if extra else Style()
+    if isinstance(color, str) and color:
+        c = color.strip()
+        if c.startswith("#") and len(c) == 4:
+            c = "#" + "".join(ch * 2 for ch in c[1:])
+        try:
+            style = style + Style(color=c)
+        except Exception:  # an unknown colour name: draw without it
+            pass
+    return style
+
+
+def _item_text(item: dict[str, Any]) -> str:
+    text = item.get("text")
+    if text in (None, ""):
+        text = "?" if item.get("face_down") else "*"
+    text = str(text)
+    if item.get("badge") not in (None, ""):
+        text += f"({item['badge']})"
+    return text
+
+
+def render_grid(board: dict[str, Any]) -> list[RenderableType]:
+    """A square grid as text: column numbers on top, row numbers on the left,
+    walls as ``|`` and ``---``, items (or else the cell label) inside cells."""
+    cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
+    if cols <= 0 or rows <= 0:
+        return [Text(f"(empty board {board.get('id', '')})", style="dim")]
+    cells: dict[tuple[int, int], dict[str, Any]] = {}
+    for c in board.get("cells") or ():
+        cells[(int(c.get("x", -1)), int(c.get("y", -1)))] = c
+    items: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for it in board.get("items") or ():
+        if "x" in it and "y" in it:
+            items.setdefault((int(it["x"]), int(it["y"])), []).append(it)
+    # wall segments: h[(x, y)] lies above row y; v[(x, y)] lies left of column x
+    h: dict[tuple[int, int], Style] = {}
+    v: dict[tuple[int, int], Style] = {}
+    for w in board.get("walls") or ():
+        x, y, side = int(w.get("x", 0)), int(w.get("y", 0)), str(w.get("side", "")).upper()
+        st = _style(w.get("color"), "bold")
+        if side == "N":
+            h[(x, y)] = st
+        elif side == "S":
+            h[(x, y + 1)] = st
+        elif side == "W":
+            v[(x, y)] = st
+        elif side == "E":
+            v[(x + 1, y)] = st
+
+    contents: dict[tuple[int, int], list[tuple[str, Style]]] = {}
+    longest = 0
+    for y in range(rows):
+        for x in range(cols):
+            cell = cells.get((x, y), {})
+            here = items.get((x, y))
+            if cell.get("blocked"):
+                segs: list[tuple[str, Style]] = []
+            elif here:
+                segs = []
+                for it in here:
+                    if segs:
+                        segs.append((" ", Style()))
+                    segs.append((_item_text(it), _style(it.get("color"), "bold")))
+            elif cell.get("label") not in (None, ""):
+                segs = [(str(cell["label"]), Style(dim=True))]
+            else:
+                segs = []
+            contents[(x, y)] = segs
+            longest = max(longest, sum(len(s) for s, _ in segs))
+    cw = max(MIN_CELL, min(MAX_CELL, longest + 1), len(str(cols - 1)))
+    label_w = len(str(rows - 1)) + 1
+    wall_h = "-" * cw
+
+    out = Text(no_wrap=True, overflow="crop")
+    out.append(" " * (label_w + 1))
+    for x in range(cols):
+        out.append(f"{x:^{cw}}", style="dim")
+        out.append(" ")
+    out.append("\n")
+    for y in range(rows + 1):
+        # the boundary above row y
+        out.append(" " * label_w)
+        for x in range(cols + 1):
+            touching = (
+                y in (0, rows) or x in (0, cols)
+                or (x - 1, y) in h or (x, y) in h or (x, y - 1) in v or (x, y) in v
+            )
+            out.append("+" if touching else ".", style="dim" if not touching else "")
+            if x < cols:
+                if y in (0, rows):
+                    out.append(wall_h)
+                elif (x, y) in h:
+                    out.append(wall_h, style=h[(x, y)])
+                else:
+                    out.append(" " * cw)
+        out.append("\n")
+        if y == rows:
+            break
+        out.append(f"{y:>{label_w - 1}} ", style="dim")
+        for x in range(cols + 1):
+            if x in (0, cols):
+                out.append("|")
+            elif (x, y) in v:
+                out.append("|", style=v[(x, y)])
+            else:
+                out.append(" ")
+            if x == cols:
+                break
+            cell = cells.get((x, y), {})
+            st_extra = Style(reverse=True) if cell.get("highlight") else Style()
+            if cell.get("blocked"):
+                out.append("#" * cw, style=Style(dim=True) + st_extra)
+                continue
+            segs = contents[(x, y)]
+            total = sum(len(s) for s, _ in segs)
+            if total > cw:
+                segs = _truncate(segs, cw)
+                total = cw
+            pad_left = (cw - total + 1) // 2 if total < cw else 0
+            out.append(" " * pad_left, style=st_extra)
+            for s, st in segs:
+                out.append(s, style=st + st_extra)
+            out.append(" " * (cw - total - pad_left), style=st_extra)
+        out.append("\n")
+    out.rstrip()
+    parts: list[RenderableType] = []
+    if board.get("title"):
+        parts.append(Text(str(board["title"]), style="bold"))
+    parts.append(out)
+    legend = _legend(board.get("items") or ())
+    if legend is not None:
+        parts.append(legend)
+    return parts
+
+
+def _truncate(segs: list[tuple[str, Style]], width: int) -> list[tuple[str, Style]]:
+    out: list[tuple[str, Style]] = []
+    left = width - 1
+    for s, st in segs:
+        if left <= 0:
+            break
+        out.append((s[:left], st))
+        left -= len(s[:left])
+    out.append(("+", Style(bold=True)))
+    return out
+
+
+def _legend(items: Iterable[dict[str, Any]]) -> Text | None:
+    """One line per distinct item that has a hover title: ``P1  Knight (health 2)``."""
+    seen: list[tuple[str, str, Style]] = []
+    keys = set()
+    for it in items:
+        title = it.get("title")
+        if not title:
+            continue
+        text = _item_text(it)
+        key = (text, str(title))
+        if key in keys:
+            continue
+        keys.add(key)
+        seen.append((text, str(title), _style(it.get("color"), "bold")))
+    if not seen:
+        return None
+    out = Text()
+    for i, (text, title, st) in enumerate(seen):
+        if i:
+            out.append("\n")
+        out.append(f"  {text}", style=st)
+        out.append(f"  {title}")
+    return out
+
+
+def render_nodes(board: dict[str, Any]) -> list[RenderableType]:
+    """A graph board as a list: one line per node with its items and neighbours."""
+    nodes = list(board.get("nodes") or ())
+    labels = {str(n.get("id")): str(n.get("label") or n.get("id")) for n in nodes}
+    nbrs: dict[str, list[str]] = {k: [] for k in labels}
+    for edge in board.get("edges") or ():
+        if isinstance(edge, (list, tuple)) and len(edge) >= 2:
+            a, b = str(edge[0]), str(edge[1])
+            nbrs.setdefault(a, []).append(b)
+            nbrs.setdefault(b, []).append(a)
+    at: dict[str, list[dict[str, Any]]] = {}
+    for it in board.get("items") or ():
+        if "node" in it:
+            at.setdefault(str(it["node"]), []).append(it)
+    table = Table(box=None, show_header=False, padding=(0, 1), title=board.get("title"))
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column()
+    table.add_column(style="dim")
+    for n in nodes:
+        nid = str(n.get("id"))
+        label = Text(labels[nid], style="reverse" if n.get("highlight") else _style(n.get("fill")))
+        here = Text()
+        for it in at.get(nid, ()):
+            if here:
+                here.append(" ")
+            here.append(_item_text(it), style=_style(it.get("color"), "bold"))
+        near = ", ".join(labels.get(m, m) for m in nbrs.get(nid, ()))
+        table.add_row(nid, label, here, f"-> {near}" if near else "")
+    return [table]
+
+
+# -- panels ------------------------------------------------------------------
+def render_panel(panel: dict[str, Any]) -> RenderableType:
+    """A side panel: key/value rows and a list of cards."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column()
+    for row in panel.get("rows") or ():
+        if isinstance(row, (list, tuple)) and row:
+            grid.add_row(str(row[0]), " ".join(str(r) for r in row[1:]))
+    for card in panel.get("cards") or ():
+        if card.get("face_down"):
+            grid.add_row("card", Text("(face down)", style="dim"))
+        else:
+            name = Text(str(card.get("name") or card.get("id") or "?"), style="bold")
+            if card.get("text"):
+                name.append(f": {card['text']}", style="")
+            grid.add_row("card", name)
+    active = bool(panel.get("active"))
+    title = str(panel.get("title") or "")
+    if active:
+        title = "> " + title
+    border = _style(panel.get("color"), "bold" if active else "")
+    return Panel(grid, title=title, title_align="left", border_style=border, expand=False)
