@@ -23,6 +23,13 @@ if TYPE_CHECKING:  # pragma: no cover
 AGENTS: dict[str, Any] = {
     "random": RandomAgent,
     "first": FirstAgent,
+    "ismcts": "boardlab.agents.mcts:ISMCTSAgent",
+    "mcts": "boardlab.agents.mcts:MCTSAgent",
+    "omniscient-mcts": "boardlab.agents.mcts:OmniscientMCTSAgent",
+    "persona": "boardlab.agents.persona:PersonaAgent",
+    "easy": "boardlab.agents.levels:EasyAgent",
+    "medium": "boardlab.agents.levels:MediumAgent",
+    "hard": "boardlab.agents.levels:HardAgent",
 }
 
 
@@ -32,6 +39,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise UnknownAgentError("an agent spec must be a non-empty string such as 'random' or 'ismcts:iterations=400'")
     name, *parts = spec.strip().split(":")
     params: dict[str, Any] = {}
+    if name == "persona" and parts and "=" not in parts[0]:
+        params["name"] = parts.pop(0)  # persona:aggressive
     for part in parts:
         key, sep, raw = part.partition("=")
         if not sep or not key:
@@ -78,8 +87,11 @@ def agent_class(name: str, game: "Game | type[Game] | None" = None) -> Any:
 
 def check_spec(spec: str, game: "Game | type[Game] | None" = None) -> None:
     """Raise :class:`UnknownAgentError` if ``spec`` names no agent of ``game``."""
-    name, _ = parse_spec(spec)
-    agent_class(name, game)
+    name, params = parse_spec(spec)
+    cls = agent_class(name, game)
+    check = getattr(cls, "check_params", None)
+    if check is not None:  # agents may validate their parameters up front
+        check(game, params)
 
 
 def make_agent(spec: str, game: "Game", seat: int, seed: int = 0) -> Agent:

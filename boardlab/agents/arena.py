@@ -1,0 +1,249 @@
+"""The arena: agents play each other with seats rotated, and are rated.
+
+Lineups.  With *k* agents and *P* seats, every group of ``m = min(k, P)``
+agents (all of them when ``k <= P``; every combination of *P* when
+``k > P``) is played in ``m`` rotations: in rotation *r*, seat *s* gets the
+group's agent ``(s + r) % m``.  Each agent so sits in each seat equally
+often, and seat or role advantage cancels.  Every lineup plays the same
+deals: deal *i* uses seed ``game_seed(seed, i)`` in every lineup, so the
+luck of the cards is shared too.  ``games`` is the total number of games,
+rounded up to a whole number of deals.
+
+Scoring.  In a game an agent's score is the mean of its seats' scores
+(``Results.scores``: 1 for a win, 0 for a loss, team-mates share a win), so
+a 2v2 team game or two copies of one agent in a four-player game are scored
+consistently.  ``win_rate`` is the mean score over the games it played, with
+a Wilson 95% interval.  Ratings use OpenSkill's Plackett-Luce model (Weng and
+Lin 2011), which rates multi-player and team results: each game ranks the
+agents by their score.  ``rating`` is the mean skill ``mu`` (25 for an
+unknown player); ``sigma`` is its uncertainty and ``ordinal`` = mu - 3 sigma.
+
+>>> lineups(["a", "b"], 2)
+[('a', 'b'), ('b', 'a')]
+>>> [round(x, 3) for x in wilson(60, 100)]
+[0.502, 0.691]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from boardlab.engine.runner import GameRecord, game_seed
+
+if TYPE_CHECKING:  # pragma: no cover
+    from boardlab.engine.game import Game
+
+
+def lineups(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """Seat assignments (one agent spec per seat) covering every group and rotation."""
+    k = len(agents)
+    if k == 0:
+        raise ValueError("the arena needs at least one agent")
+    if k <= players:
+        groups = [tuple(agents)]
+    else:
+        groups = [tuple(agents[i] for i in idx) for idx in combinations(range(k), players)]
+    out = []
+    for group in groups:
+        m = len(group)
+        for r in range(m):
+            out.append(tuple(group[(s + r) % m] for s in range(players)))
+    return out
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (``successes`` may be fractional, e.g. draws)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n))) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _play_tasks(args: tuple[dict[str, Any], list[tuple[int, tuple[str, ...], int]]]) -> list[tuple[int, GameRecord]]:
+    config, tasks = args
+    from boardlab.engine.registry import make
+    from boardlab.engine.runner import play_game
+
+    game = make(config["game"], players=config["players"], variant=config["variant"], options=config["options"])
+    game.record_events = False
+    return [(order, play_game(game, list(lineup), seed)[1]) for order, lineup, seed in tasks]
+
+
+def agent_scores(lineup: Sequence[str], scores: Sequence[float]) -> dict[str, float]:
+    """Each distinct agent's mean score over the seats it held in one game."""
+    sums: dict[str, list[float]] = {}
+    for spec, sc in zip(lineup, scores):
+        sums.setdefault(spec, []).append(sc)
+    return {spec: sum(v) / len(v) for spec, v in sums.items()}
+
+
+def run_arena(
+    game: "Game",
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``agents`` against each other in ``game``; return the arena report (see module docs).
+
+    The report is JSON-safe: ``{"game", "variant", "players", "seed", "games",
+    "deals", "lineups", "seconds", "agents": [{"agent", "games", "wins",
+    "win_rate", "ci_low", "ci_high", "rating", "sigma", "ordinal"}, ...]}``,
+    agents sorted by rating.  Results do not depend on ``jobs``.
+    """
+    from boardlab.agents import check_spec
+
+    agents = list(agents)
+    if len(set(agents)) != len(agents):
+        raise ValueError("each agent may be named only once (add a parameter to tell copies apart)")
+    for spec in agents:
+        check_spec(spec, game)
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    table = lineups(agents, game.players)
+    deals = -(-games // len(table))
+    seeds = [game_seed(seed, i) for i in range(deals)]
+    tasks = [(i * len(table) + j, lineup, s) for i, s in enumerate(seeds) for j, lineup in enumerate(table)]
+    config = game.config()
+    t0 = time.perf_counter()
+    results: list[tuple[int, GameRecord]] = []
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            results.extend(_play_tasks((config, [t])))
+            if progress:
+                progress(1)
+    else:
+        import multiprocessing as mp
+
+        size = max(1, min(8, len(tasks) // (jobs * 4) or 1))
+        chunks = [(config, tasks[i : i + size]) for i in range(0, len(tasks), size)]
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        with ctx.Pool(jobs) as pool:
+            for chunk in pool.imap_unordered(_play_tasks, chunks):
+                results.extend(chunk)
+                if progress:
+                    progress(len(chunk))
+    results.sort(key=lambda x: x[0])
+    lineup_of = {order: lineup for order, lineup, _ in tasks}
+    report = rate(agents, [(lineup_of[o], r) for o, r in results])
+    report.update({
+        "game": game.id,
+        "variant": game.variant,
+        "players": game.players,
+        "options": dict(game.overrides),
+        "seed": seed,
+        "games": len(results),
+        "deals": deals,
+        "lineups": [list(lu) for lu in table],
+        "truncated": sum(1 for _, r in results if r.truncated),
+        "seconds": round(time.perf_counter() - t0, 3),
+    })
+    return report
+
+
+def rate(agents: Sequence[str], played: Sequence[tuple[Sequence[str], GameRecord]]) -> dict[str, Any]:
+    """Win rates, Wilson intervals and OpenSkill ratings from played games (in order)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {a: model.rating(name=a) for a in agents}
+    count = {a: 0 for a in agents}
+    wins = {a: 0.0 for a in agents}
+    for lineup, record in played:
+        per_agent = agent_scores(lineup, record.scores)
+        names = sorted(per_agent, key=agents.index)
+        for a in names:
+            count[a] += 1
+            wins[a] += per_agent[a]
+        if len(names) < 2:
+            continue
+        teams = [[ratings[a]] for a in names]
+        new = model.rate(teams, scores=[per_agent[a] for a in names])
+        for a, team in zip(names, new):
+            ratings[a] = team[0]
+    rows = []
+    for a in agents:
+        n = count[a]
+        lo, hi = wilson(wins[a], n)
+        r = ratings[a]
+        rows.append({
+            "agent": a,
+            "games": n,
+            "wins": round(wins[a], 3),
+            "win_rate": round(wins[a] / n, 4) if n else 0.0,
+            "ci_low": round(lo, 4),
+            "ci_high": round(hi, 4),
+            "rating": round(r.mu, 3),
+            "sigma": round(r.sigma, 3),
+            "ordinal": round(r.ordinal(), 3),
+        })
+    rows.sort(key=lambda row: (-row["rating"], agents.index(row["agent"])))
+    return {"agents": rows}
+
+
+def with_budget(spec: str, budget: int) -> str:
+    """``spec`` with its ``iterations`` parameter set to ``budget``."""
+    name, *parts = spec.split(":")
+    parts = [p for p in parts if not p.startswith("iterations=")]
+    return ":".join([name, *parts, f"iterations={budget}"])
+
+
+def ladder(
+    game: "Game",
+    base: str,
+    budgets: Sequence[int],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """The skill ladder: ``base`` at each of ``budgets`` iterations, played against each other.
+
+    Adds ``"ladder": [{"budget", "agent", "win_rate", "ci_low", "ci_high", "rating"}, ...]``
+    in budget order.  A steep ladder means thinking pays (a game of skill);
+    a flat one means luck dominates.
+    """
+    if len(budgets) < 2:
+        raise ValueError("a ladder needs at least two budgets")
+    if any(isinstance(b, bool) or not isinstance(b, int) or b < 1 for b in budgets):
+        raise ValueError("budgets must be whole numbers >= 1")
+    specs = [with_budget(base, b) for b in budgets]
+    report = run_arena(game, specs, games, seed, jobs, progress=progress)
+    by_spec = {row["agent"]: row for row in report["agents"]}
+    report["ladder"] = [
+        {"budget": b, **{k: by_spec[s][k] for k in ("agent", "win_rate", "ci_low", "ci_high", "rating")}}
+        for b, s in zip(budgets, specs)
+    ]
+    return report
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The arena report as a plain-text table."""
+    lines = [
+        f"{report['game']} ({report['variant']}, {report['players']} players): "
+        f"{report['games']} games, {report['deals']} deals x {len(report['lineups'])} seatings, "
+        f"{report['seconds']:.1f} s",
+        f"{'agent':<36} {'games':>6} {'win rate':>9} {'95% CI':>15} {'rating':>8} {'sigma':>6}",
+    ]
+    for row in report["agents"]:
+        ci = f"{row['ci_low']:.3f}-{row['ci_high']:.3f}"
+        lines.append(
+            f"{row['agent']:<36} {row['games']:>6} {row['win_rate']:>9.3f} {ci:>15} {row['rating']:>8.2f} {row['sigma']:>6.2f}"
+        )
+    if report.get("truncated"):
+        lines.append(f"{report['truncated']} games were stopped by the turn cap (scored as no win).")
+    if "ladder" in report:
+        lines.append("ladder (budget -> win rate):")
+        for row in report["ladder"]:
+            lines.append(f"  {row['budget']:>6}  {row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]  rating {row['rating']:.2f}")
+    return "\n".join(lines)

@@ -1,0 +1,310 @@
+"""Monte Carlo tree search agents: information-set MCTS, plain UCT and an omniscient baseline.
+
+All three share one search loop (:class:`SearchAgent`); they differ only in
+the state each iteration starts from:
+
+``ismcts`` (:class:`ISMCTSAgent`, the default search agent)
+    Single-observer information-set MCTS (Cowling, Powley and Whitehouse,
+    2012).  Every iteration draws a fresh *determinization* with
+    :meth:`Decision.sample`: a full state agreeing with the seat's view, with
+    everything the seat cannot see resampled by the game.  The tree's nodes
+    are sequences of actions (information sets from the searcher's side);
+    a child's UCB uses its *availability* count, the number of iterations in
+    which its action was legal, instead of the parent's visits.
+``mcts`` (:class:`MCTSAgent`)
+    Plain UCT on one determinization drawn per decision.  For a
+    perfect-information game that sample *is* the position, so this is
+    ordinary UCT; for a hidden-information game it is "determinized UCT"
+    with a single guess.
+``omniscient-mcts`` (:class:`OmniscientMCTSAgent`)
+    **Cheats**: plain UCT on the true state (hidden cards, deck order, other
+    hands).  It exists only to measure what hidden information is worth and
+    sets ``omniscient = True``.  Future chance is still unknown to it: every
+    iteration reseeds the dice.
+
+Chance is resolved inside ``State.apply`` (sampled), so tree edges are
+actions only and the dice are re-rolled on every visit.  Rewards are
+``results().scores`` (one number in [0, 1] per seat; team-mates share a win)
+or, when a rollout stops at ``depth``, ``state.evaluate(seat)`` for every
+seat.  Each edge accumulates the reward of the seat that chose it, so every
+node is searched from the point of view of the seat acting there: the same
+code handles two, three or four players and teams.
+
+Parameters (``ismcts:iterations=400:rollout=heuristic``):
+
+``iterations``  iterations per decision (default 200)
+``time``        seconds per decision; with ``iterations`` too, whichever ends first (0 = no limit)
+``c``           UCB exploration constant (default 0.7, for rewards in [0, 1])
+``rollout``     ``random`` or ``heuristic`` (the game's ``heuristic`` agent)
+``depth``       stop a playout after this many decisions from the root and use
+                ``evaluate`` (0 = play to the end)
+
+With an iteration budget (no ``time``), the same seed gives the same choices.
+
+>>> from boardlab.engine import make
+>>> from boardlab.agents import make_agent, Decision
+>>> game = make("toy")  # doctest: +SKIP
+>>> agent = make_agent("ismcts:iterations=50", game, seat=0, seed=1)  # doctest: +SKIP
+>>> agent.act(Decision(game.new_state(3)))  # doctest: +SKIP
+('play', 3)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING, Any, Callable
+
+from boardlab.engine.errors import UnknownAgentError
+from boardlab.engine.rng import Rng, derive_seed
+
+from .base import BaseAgent, Decision
+
+if TYPE_CHECKING:  # pragma: no cover
+    from boardlab.engine.game import Game
+    from boardlab.engine.state import Action, State
+
+#: Iterations per decision when no budget is given (see docs/agents.md for timings).
+DEFAULT_ITERATIONS = 200
+ROLLOUTS = ("random", "heuristic")
+
+
+class Node:
+    """A tree node: statistics of the edge leading here, and children per acting seat.
+
+    ``visits``/``total`` are the visit count and summed reward of the seat that
+    chose this edge; ``avail`` counts the iterations in which the edge was
+    legal (the ISMCTS availability count).  ``kids`` maps the acting seat to
+    ``{action: Node}``: in different determinizations different seats may act.
+    """
+
+    __slots__ = ("visits", "total", "avail", "kids")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.kids: dict[int, dict[Any, Node]] = {}
+
+
+class SearchAgent(BaseAgent):
+    """The shared UCT loop; subclasses choose where each iteration starts (:meth:`_root_sampler`)."""
+
+    defaults: dict[str, Any] = {
+        "iterations": DEFAULT_ITERATIONS,
+        "time": 0.0,
+        "c": 0.7,
+        "rollout": "random",
+        "depth": 0,
+    }
+
+    def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
+        super().__init__(game, seat, seed, **params)
+        p = self.params
+        self.check_params(game, p)
+        self.iterations = int(p["iterations"]) if "iterations" in params or not p["time"] else 0
+        self.time_limit = float(p["time"])
+        self.c = float(p["c"])
+        self.depth = int(p["depth"])
+        self.seed = seed
+        self._rollout_agents: list[Any] | None = None
+        if p["rollout"] == "heuristic":
+            from . import agent_class
+
+            cls = agent_class("heuristic", game)
+            self._rollout_agents = [cls(game, s, derive_seed(seed, 77, s)) for s in range(game.players)]
+        #: Statistics of the last search (for benchmarks and the curious).
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+
+    @classmethod
+    def check_params(cls, game: Any, params: dict[str, Any]) -> None:
+        """Raise :class:`UnknownAgentError` for out-of-range parameters."""
+        unknown = sorted(set(params) - set(cls.defaults))
+        if unknown:
+            raise UnknownAgentError(
+                f"agent {cls.__name__} has no parameter {unknown[0]!r} (parameters: {', '.join(sorted(cls.defaults))})"
+            )
+        merged = {**cls.defaults, **params}
+        for key in ("iterations", "depth"):
+            v = merged[key]
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise UnknownAgentError(f"agent parameter {key} must be a whole number >= 0, got {v!r}")
+        for key in ("time", "c"):
+            v = merged[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                raise UnknownAgentError(f"agent parameter {key} must be a number >= 0, got {v!r}")
+        if merged["iterations"] == 0 and not merged["time"]:
+            raise UnknownAgentError("a search agent needs iterations >= 1 or time > 0")
+        if merged["rollout"] not in ROLLOUTS:
+            raise UnknownAgentError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {merged['rollout']!r}")
+        if merged["rollout"] == "heuristic" and game is not None and "heuristic" not in getattr(game, "agents", {}):
+            raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent for rollout=heuristic")
+
+    # -- where an iteration starts --------------------------------------
+    def _root_sampler(self, decision: Decision, rng: Rng) -> Callable[[], "State"]:
+        raise NotImplementedError
+
+    # -- the search -----------------------------------------------------
+    def act(self, decision: Decision) -> "Action":
+        legal = decision.legal
+        if len(legal) == 1:
+            self.last_iterations, self.last_seconds = 0, 0.0
+            return legal[0]
+        rng = self.rng
+        game = decision.game
+        recording = game.record_events
+        game.record_events = False  # search states need no event log
+        try:
+            root = self.search(decision, rng)
+        finally:
+            game.record_events = recording
+        table = root.kids.get(decision.seat, {})
+        best = legal[0]
+        best_visits = -1
+        for a in legal:  # most visited; ties go to the earlier legal action
+            child = table.get(a)
+            if child is not None and child.visits > best_visits:
+                best, best_visits = a, child.visits
+        return best
+
+    def search(self, decision: Decision, rng: Rng) -> Node:
+        """Run the search from ``decision`` and return the root node."""
+        sample = self._root_sampler(decision, rng)
+        root = Node()
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        depth_cap = self.depth
+        players = range(decision.game.players)
+        rollout_agents = self._rollout_agents
+        iterations = self.iterations
+        deadline = time.perf_counter() + self.time_limit if self.time_limit else None
+        start = time.perf_counter()
+        done = 0
+        while True:
+            if iterations and done >= iterations:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            done += 1
+            state = sample()
+            node = root
+            path: list[tuple[Node, int]] = []
+            steps = 0
+            # selection and expansion
+            while True:
+                seat = state.current_seat()
+                if seat is None:
+                    break
+                legal = state.legal_actions()
+                table = node.kids.get(seat)
+                if table is None:
+                    table = node.kids[seat] = {}
+                untried = None
+                best = None
+                best_score = -1.0
+                for a in legal:
+                    child = table.get(a)
+                    if child is None:
+                        if untried is None:
+                            untried = [a]
+                        else:
+                            untried.append(a)
+                        continue
+                    child.avail += 1
+                    if untried is None:
+                        score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                        if score > best_score:
+                            best, best_score = a, score
+                if untried is not None:
+                    a = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
+                    child = table[a] = Node()
+                    child.avail = 1
+                    state.apply(a)
+                    path.append((child, seat))
+                    steps += 1
+                    break
+                child = table[best]
+                state.apply(best)
+                path.append((child, seat))
+                node = child
+                steps += 1
+                if depth_cap and steps >= depth_cap:
+                    break
+            # playout
+            while not (depth_cap and steps >= depth_cap):
+                seat = state.current_seat()
+                if seat is None:
+                    break
+                if rollout_agents is None:
+                    legal = state.legal_actions()
+                    state.apply(legal[rng.below(len(legal))] if len(legal) > 1 else legal[0])
+                else:
+                    state.apply(rollout_agents[seat].act(Decision(state, seat)))
+                steps += 1
+            # rewards
+            if state.is_over():
+                rewards = state.results().scores
+            else:
+                rewards = tuple(state.evaluate(s) for s in players)
+            for child, seat in path:
+                child.visits += 1
+                child.total += rewards[seat]
+        self.last_iterations = done
+        self.last_seconds = time.perf_counter() - start
+        return root
+
+    def root_statistics(self, decision: Decision) -> list[dict[str, Any]]:
+        """Search ``decision`` and return each legal action's visits and mean reward (for tools)."""
+        game = decision.game
+        recording = game.record_events
+        game.record_events = False
+        try:
+            root = self.search(decision, self.rng)
+        finally:
+            game.record_events = recording
+        table = root.kids.get(decision.seat, {})
+        out = []
+        for a in decision.legal:
+            n = table.get(a)
+            out.append({
+                "action": list(a),
+                "visits": n.visits if n else 0,
+                "value": (n.total / n.visits) if n and n.visits else None,
+            })
+        return out
+
+
+class ISMCTSAgent(SearchAgent):
+    """Information-set MCTS: a fresh determinization of the seat's view every iteration."""
+
+    def _root_sampler(self, decision: Decision, rng: Rng) -> Callable[[], "State"]:
+        return lambda: decision.sample(rng)
+
+
+class MCTSAgent(SearchAgent):
+    """Plain UCT on one determinization per decision (exact for perfect information)."""
+
+    def _root_sampler(self, decision: Decision, rng: Rng) -> Callable[[], "State"]:
+        return _reseeding(decision.sample(rng), rng)
+
+
+class OmniscientMCTSAgent(SearchAgent):
+    """CHEATS: plain UCT on the true hidden state.  A baseline measuring what hidden information is worth."""
+
+    omniscient = True
+
+    def _root_sampler(self, decision: Decision, rng: Rng) -> Callable[[], "State"]:
+        return _reseeding(decision.omniscient_state(), rng)
+
+
+def _reseeding(base: "State", rng: Rng) -> Callable[[], "State"]:
+    """Clones of ``base`` whose future chance (dice, draws) is reseeded on every call."""
+
+    def sample() -> "State":
+        s = base.clone()
+        s.rng = Rng(rng.next64())
+        return s
+
+    return sample
