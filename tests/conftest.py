@@ -2,6 +2,7 @@ import pytest
 
 from boardlab.engine import registry
 
-from .toy import ToyGame
+from .toy import CoinGame, ToyGame
 
 registry.register("toy", ToyGame)
+registry.register("coin", CoinGame)

@@ -90,3 +90,40 @@ class ToyGame(Game):
     variants = (Variant("standard", "Race to 10."), Variant("short", "Race to 5.", {"target": 5}))
     state_class = ToyState
     default_max_turns = 100
+
+
+class CoinState(State):
+    """Seat 0 flips a biased coin: it wins with probability ``bias`` percent.  (Tuner tests.)"""
+
+    __slots__ = ("winner",)
+
+    def _setup(self) -> None:
+        self.winner = -1
+        self.begin_turn()
+
+    def _current_seat(self) -> int:
+        return 0
+
+    def _legal_actions(self):
+        return [("flip",)]
+
+    def _apply(self, action) -> None:
+        self.winner = 0 if self.rng.below(100) < self.game.option_values["bias"] else 1
+
+    def _is_over(self) -> bool:
+        return self.winner >= 0
+
+    def _results(self) -> Results:
+        return win_results(2, [self.winner], "coin")
+
+    def _view(self, seat):
+        return {"winner": self.winner}
+
+
+class CoinGame(Game):
+    id = "coin"
+    name = "Coin"
+    description = "A planted optimum for the tuner: balance is best at bias=50."
+    min_players = max_players = default_players = 2
+    options = (Option("bias", 80, "Percent chance that seat 0 wins", "int", low=0, high=100, tunable=True),)
+    state_class = CoinState

@@ -1,0 +1,213 @@
+"""Game-neutral playtest metrics, computed from result rows.
+
+Every function takes plain Python data (lists of per-game dicts as stored in
+``results.parquet``) so it can be checked against hand-computed cases.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Any, Iterable, Sequence
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default).
+
+    >>> lo, hi = wilson(50, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4038, 0.5962)
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate(successes: float, n: int) -> dict[str, float]:
+    """A proportion with its Wilson interval as a dict."""
+    lo, hi = wilson(successes, n)
+    return {"count": successes, "n": n, "rate": (successes / n) if n else 0.0, "ci_low": lo, "ci_high": hi}
+
+
+def win_rates_by_seat(rows: Sequence[dict[str, Any]], players: int) -> list[dict[str, float]]:
+    """Win rate of each seat over all games (a shared win counts for each winner)."""
+    n = len(rows)
+    wins = [0] * players
+    for r in rows:
+        for w in r["winners"]:
+            wins[w] += 1
+    return [rate(wins[s], n) for s in range(players)]
+
+
+def win_rates_by_role(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Win rate of each role or side: games in which some seat of that role won / games in which the role played."""
+    played: dict[str, int] = defaultdict(int)
+    won: dict[str, int] = defaultdict(int)
+    for r in rows:
+        roles = list(r["roles"])
+        for role in set(roles):
+            played[role] += 1
+        for role in {roles[w] for w in r["winners"]}:
+            won[role] += 1
+    return {role: rate(won[role], played[role]) for role in sorted(played)}
+
+
+def first_player_advantage(rows: Sequence[dict[str, Any]], players: int) -> dict[str, float]:
+    """Seat 0's win rate minus the fair share ``1/players`` (with seat 0's interval)."""
+    r = win_rates_by_seat(rows, players)[0] if players else rate(0, 0)
+    fair = 1.0 / players if players else 0.0
+    return {"seat0_rate": r["rate"], "fair": fair, "advantage": r["rate"] - fair, "ci_low": r["ci_low"] - fair, "ci_high": r["ci_high"] - fair}
+
+
+def balance(rows: Sequence[dict[str, Any]], players: int) -> float:
+    """One minus the largest gap between seats' win rates (1.0 = perfectly balanced).
+
+    >>> balance([{"winners": [0]}, {"winners": [1]}], 2)
+    1.0
+    >>> balance([{"winners": [0]}, {"winners": [0]}], 2)
+    0.0
+    """
+    rates = [x["rate"] for x in win_rates_by_seat(rows, players)]
+    if not rates:
+        return 1.0
+    return 1.0 - (max(rates) - min(rates))
+
+
+def completion(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Finished, truncated and no-winner counts and rates."""
+    n = len(rows)
+    trunc = sum(1 for r in rows if r["truncated"])
+    nowin = sum(1 for r in rows if not r["truncated"] and not r["winners"])
+    return {
+        "games": n,
+        "finished": n - trunc,
+        "truncated": trunc,
+        "truncated_rate": trunc / n if n else 0.0,
+        "no_winner": nowin,
+    }
+
+
+def distribution(values: Iterable[float]) -> dict[str, float]:
+    """Mean, standard deviation, min, quartiles and max of a list of numbers.
+
+    >>> d = distribution([1, 2, 3, 4])
+    >>> d["mean"], d["median"], d["min"], d["max"]
+    (2.5, 2.5, 1, 4)
+    """
+    vals = sorted(values)
+    n = len(vals)
+    if n == 0:
+        return {"n": 0, "mean": 0.0, "sd": 0.0, "min": 0, "q1": 0.0, "median": 0.0, "q3": 0.0, "max": 0}
+    mean = sum(vals) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (n - 1)) if n > 1 else 0.0
+    return {"n": n, "mean": mean, "sd": sd, "min": vals[0], "q1": quantile(vals, 0.25), "median": quantile(vals, 0.5), "q3": quantile(vals, 0.75), "max": vals[-1]}
+
+
+def quantile(sorted_vals: Sequence[float], q: float) -> float:
+    """Linear-interpolation quantile of already sorted values.
+
+    >>> quantile([1, 2, 3, 4], 0.5)
+    2.5
+    """
+    if not sorted_vals:
+        return 0.0
+    pos = (len(sorted_vals) - 1) * q
+    lo = math.floor(pos)
+    hi = math.ceil(pos)
+    if lo == hi:
+        return float(sorted_vals[lo])
+    return sorted_vals[lo] + (sorted_vals[hi] - sorted_vals[lo]) * (pos - lo)
+
+
+def lead_changes(leaders: Sequence[int | None]) -> int:
+    """How often the leading seat changes along a game (``None`` = tie, ignored).
+
+    >>> lead_changes([0, 0, None, 1, 1, 0])
+    2
+    """
+    changes = 0
+    last = None
+    for lead in leaders:
+        if lead is None:
+            continue
+        if last is not None and lead != last:
+            changes += 1
+        last = lead
+    return changes
+
+
+def leader_of(values: Sequence[float], eps: float = 1e-9) -> int | None:
+    """The seat with the strictly highest value, or ``None`` on a tie."""
+    if not values:
+        return None
+    best = max(values)
+    top = [i for i, v in enumerate(values) if v >= best - eps]
+    return top[0] if len(top) == 1 else None
+
+
+def feature_usage(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each per-game metric key (``"card:fireball"``): how often it occurs, and win rates with and without it.
+
+    A seat "uses" a key in a game when its count is positive.  ``win_used`` is
+    the win rate of seats that used it, ``win_unused`` of seats that did not
+    (over games where the key was recorded), and ``delta`` their difference.
+    """
+    stats: dict[str, dict[str, float]] = defaultdict(lambda: {"occurrences": 0, "games": 0, "used": 0, "used_won": 0, "unused": 0, "unused_won": 0})
+    for r in rows:
+        winners = set(r["winners"])
+        for key, counts in (r.get("metrics") or {}).items():
+            s = stats[key]
+            s["games"] += 1 if any(counts) else 0
+            s["occurrences"] += sum(counts)
+            for seat, c in enumerate(counts):
+                won = seat in winners
+                if c > 0:
+                    s["used"] += 1
+                    s["used_won"] += won
+                else:
+                    s["unused"] += 1
+                    s["unused_won"] += won
+    out = []
+    for key in sorted(stats):
+        s = stats[key]
+        used = rate(s["used_won"], int(s["used"]))
+        unused = rate(s["unused_won"], int(s["unused"]))
+        out.append({
+            "key": key,
+            "occurrences": s["occurrences"],
+            "games_with": s["games"],
+            "seat_games_used": int(s["used"]),
+            "win_used": used["rate"],
+            "win_used_ci": [used["ci_low"], used["ci_high"]],
+            "win_unused": unused["rate"],
+            "win_unused_ci": [unused["ci_low"], unused["ci_high"]],
+            "delta": used["rate"] - unused["rate"] if s["used"] and s["unused"] else None,
+        })
+    return out
+
+
+def summary(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
+    """Every game-neutral metric of a run."""
+    return {
+        "games": len(rows),
+        "win_by_seat": win_rates_by_seat(rows, players),
+        "win_by_role": win_rates_by_role(rows),
+        "first_player_advantage": first_player_advantage(rows, players),
+        "balance": balance(rows, players),
+        "completion": completion(rows),
+        "turns": distribution(r["turns"] for r in rows),
+        "decisions": distribution(r["decisions"] for r in rows),
+        "choice_points": distribution(r["choice_points"] for r in rows),
+        "branching": distribution(r["mean_branching"] for r in rows),
+        "lead_changes": distribution(r["lead_changes"] for r in rows),
+        "closeness": distribution(r["closeness"] for r in rows),
+        "usage": feature_usage(rows),
+    }

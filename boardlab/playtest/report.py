@@ -1,0 +1,172 @@
+"""Reports: a self-contained HTML page with plots, and a Markdown summary for the terminal.
+
+The HTML embeds its plots as inline SVG made by matplotlib (Agg backend), so
+it opens anywhere with no internet access.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+
+def _fig_svg(fig: Any) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.find("<svg"):]
+
+
+def _bar_with_ci(labels: Sequence[str], rates: Sequence[dict[str, float]], title: str, fair: float | None = None) -> str:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    vals = [r["rate"] for r in rates]
+    lo = [r["rate"] - r["ci_low"] for r in rates]
+    hi = [r["ci_high"] - r["rate"] for r in rates]
+    ax.bar(range(len(vals)), vals, yerr=[lo, hi], capsize=6, color="#3b6ea8")
+    ax.set_xticks(range(len(vals)), labels)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_title(title)
+    if fair is not None:
+        ax.axhline(fair, color="#c0392b", linestyle="--", linewidth=1, label="fair share")
+        ax.legend(loc="upper right")
+    return _fig_svg(fig)
+
+
+def _histogram(values: Sequence[float], title: str, xlabel: str) -> str:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    ax.hist(list(values), bins=min(30, max(5, len(set(values)))), color="#5a9f68")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("games")
+    ax.set_title(title)
+    return _fig_svg(fig)
+
+
+def _usage_plot(usage: Sequence[dict[str, Any]], top: int = 25) -> str | None:
+    rows = [u for u in usage if u["delta"] is not None]
+    if not rows:
+        return None
+    rows = sorted(rows, key=lambda u: -abs(u["delta"]))[:top]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 0.3 * len(rows) + 1.2))
+    ys = range(len(rows))
+    ax.barh(list(ys), [u["delta"] for u in rows], color=["#3b6ea8" if u["delta"] >= 0 else "#c0392b" for u in rows])
+    ax.set_yticks(list(ys), [u["key"] for u in rows])
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("win rate when used minus when not used")
+    ax.set_title("What each card, token and rule contributes")
+    return _fig_svg(fig)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
+    """A short Markdown summary of a run (printed to the terminal)."""
+    cfg = manifest["config"]
+    lines = [
+        f"# Playtest: {cfg['game']} ({cfg['variant']}, {cfg['players']} players)",
+        "",
+        f"{result['games']} games, seed {cfg['seed']}, agents: {', '.join(cfg['agents'])}",
+        "",
+        "| seat | win rate | 95% CI |",
+        "| --- | --- | --- |",
+    ]
+    for s, r in enumerate(result["win_by_seat"]):
+        lines.append(f"| {s} | {_pct(r['rate'])} | {_pct(r['ci_low'])} - {_pct(r['ci_high'])} |")
+    if set(result["win_by_role"]) != {f"seat {i}" for i in range(cfg["players"])}:
+        lines += ["", "| role | win rate | 95% CI |", "| --- | --- | --- |"]
+        for role, r in result["win_by_role"].items():
+            lines.append(f"| {role} | {_pct(r['rate'])} | {_pct(r['ci_low'])} - {_pct(r['ci_high'])} |")
+    comp = result["completion"]
+    fpa = result["first_player_advantage"]
+    lines += [
+        "",
+        f"- balance (1 - largest seat gap): {result['balance']:.3f}",
+        f"- first-player advantage: {100 * fpa['advantage']:+.1f} points (CI {100 * fpa['ci_low']:+.1f} to {100 * fpa['ci_high']:+.1f})",
+        f"- truncated: {comp['truncated']} of {comp['games']} ({_pct(comp['truncated_rate'])}); no winner: {comp['no_winner']}",
+        f"- length: {result['turns']['mean']:.1f} turns on average (median {result['turns']['median']:.0f}), {result['decisions']['mean']:.1f} decisions",
+        f"- choice points per game: {result['choice_points']['mean']:.1f}; mean branching factor: {result['branching']['mean']:.2f}",
+        f"- lead changes per game: {result['lead_changes']['mean']:.2f}; closeness: {result['closeness']['mean']:.3f}",
+    ]
+    usage = [u for u in result["usage"] if u["delta"] is not None]
+    if usage:
+        lines += ["", "Largest contributions (win rate used - not used):", ""]
+        for u in sorted(usage, key=lambda u: -abs(u["delta"]))[:8]:
+            lines.append(f"- `{u['key']}`: {100 * u['delta']:+.1f} points ({u['occurrences']} uses)")
+    return "\n".join(lines) + "\n"
+
+
+def write_report(folder: str | Path, manifest: dict[str, Any], result: dict[str, Any], rows: Sequence[dict[str, Any]]) -> Path:
+    """Write ``report.html`` (and ``summary.json``, ``summary.md``) into the run folder."""
+    folder = Path(folder)
+    cfg = manifest["config"]
+    players = cfg["players"]
+    plots = [
+        ("Win rate by seat", _bar_with_ci([f"seat {i}" for i in range(players)], result["win_by_seat"], "Win rate by seat", 1 / players)),
+    ]
+    roles = result["win_by_role"]
+    if set(roles) != {f"seat {i}" for i in range(players)}:
+        plots.append(("Win rate by role", _bar_with_ci(list(roles), list(roles.values()), "Win rate by side or role")))
+    plots.append(("Game length", _histogram([r["turns"] for r in rows], "Game length", "turns")))
+    plots.append(("Decisions", _histogram([r["decisions"] for r in rows], "Decisions per game", "decisions")))
+    usage_svg = _usage_plot(result["usage"])
+    if usage_svg:
+        plots.append(("Contributions", usage_svg))
+    def delta(u: dict[str, Any]) -> str:
+        return "" if u["delta"] is None else f"{100 * u['delta']:+.1f}"
+
+    usage_rows = "".join(
+        f"<tr><td><code>{html.escape(u['key'])}</code></td><td>{u['occurrences']}</td><td>{u['games_with']}</td>"
+        f"<td>{_pct(u['win_used'])} ({_pct(u['win_used_ci'][0])}-{_pct(u['win_used_ci'][1])})</td>"
+        f"<td>{_pct(u['win_unused'])}</td><td>{delta(u)}</td></tr>"
+        for u in result["usage"]
+    )
+    md = markdown_summary(manifest, result)
+    body = "".join(f"<section><h2>{html.escape(t)}</h2>{svg}</section>" for t, svg in plots)
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>boardlab playtest: {html.escape(cfg['game'])}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }}
+h1 {{ font-size: 1.6em; }} section {{ margin: 1.5em 0; }} svg {{ max-width: 100%; height: auto; }}
+table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
+pre {{ background: #f6f6f6; padding: 1em; overflow-x: auto; }}
+</style></head><body>
+<h1>Playtest report: {html.escape(cfg['game'])}</h1>
+<p>Variant <b>{html.escape(cfg['variant'])}</b>, {players} players, {result['games']} games, seed {cfg['seed']},
+agents {html.escape(', '.join(cfg['agents']))}. boardlab {html.escape(manifest['boardlab_version'])}.</p>
+<pre id="summary">{html.escape(md)}</pre>
+{body}
+<section><h2>Cards, tokens and rules</h2>
+<table><tr><th>key</th><th>uses</th><th>games</th><th>win when used</th><th>win when not</th><th>delta (points)</th></tr>
+{usage_rows}</table></section>
+<section><h2>Configuration</h2><pre>{html.escape(json.dumps(manifest, indent=2, sort_keys=True))}</pre></section>
+</body></html>
+"""
+    (folder / "report.html").write_text(page, encoding="utf-8")
+    (folder / "summary.json").write_text(json.dumps(result, indent=2, sort_keys=True), encoding="utf-8")
+    (folder / "summary.md").write_text(md, encoding="utf-8")
+    return folder / "report.html"

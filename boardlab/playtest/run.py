@@ -1,0 +1,142 @@
+"""``boardlab playtest``: run many games into a run folder, then report.
+
+>>> from boardlab.playtest.run import plan_run  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from boardlab.agents import check_spec
+from boardlab.engine.errors import BoardlabError, InvalidOptionError
+from boardlab.engine.registry import make
+
+from .metrics import summary
+from .simulate import RunConfig, default_jobs, iter_missing, run_local, run_ray
+from .store import RunDir
+
+BACKENDS = ("local", "ray")
+
+
+def plan_run(
+    game_id: str,
+    *,
+    games: int,
+    players: int | None = None,
+    variant: str | None = None,
+    options: dict[str, Any] | None = None,
+    agents: Sequence[str] | None = None,
+    seed: int = 0,
+    restrict: dict[int, str] | None = None,
+) -> RunConfig:
+    """Check every argument and build the run's configuration (raises BoardlabError on bad input)."""
+    if games < 1:
+        raise InvalidOptionError(f"--games must be at least 1, got {games}")
+    game = make(game_id, players=players, variant=variant, options=options or {})
+    specs = list(agents or [_default_agent(game)])
+    if len(specs) == 1:
+        specs = specs * game.players
+    if len(specs) != game.players:
+        raise InvalidOptionError(f"--agents needs 1 or {game.players} agent specs, got {len(specs)}")
+    for spec in specs:
+        check_spec(spec, game)
+    for seat in (restrict or {}):
+        if not 0 <= seat < game.players:
+            raise InvalidOptionError(f"restricted seat {seat} is not a seat of a {game.players}-player game")
+    cfg = game.config()
+    return RunConfig(
+        game=game.id,
+        players=game.players,
+        variant=cfg["variant"],
+        options=cfg["options"],
+        agents=tuple(specs),
+        games=games,
+        seed=seed,
+        restrict=dict(restrict or {}),
+    )
+
+
+def _default_agent(game: Any) -> str:
+    return "heuristic" if "heuristic" in getattr(game, "agents", {}) else "random"
+
+
+def manifest_for(config: RunConfig, backend: str, jobs: int) -> dict[str, Any]:
+    import boardlab
+
+    return {
+        "boardlab_version": boardlab.__version__,
+        "config": config.to_json(),
+        "seed_rule": "game i uses derive_seed(seed, i); seat k's agent derive_seed(game_seed, 1000 + k)",
+        "backend": backend,
+        "jobs": jobs,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "complete": False,
+    }
+
+
+def execute(
+    config: RunConfig,
+    out: str | Path,
+    *,
+    backend: str = "local",
+    jobs: int | None = None,
+    ray_address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    chunk_size: int = 20,
+    stop_after: int | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) ``config`` into folder ``out``; returns the metrics summary.
+
+    ``progress(done, total)`` is called after each chunk.  ``stop_after``
+    stops after that many new games (used to test resuming).
+    """
+    if backend not in BACKENDS:
+        raise InvalidOptionError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    jobs = jobs or default_jobs()
+    run = RunDir(out)
+    if run.exists():
+        old = run.read_manifest()
+        if old.get("config") != config.to_json():
+            raise BoardlabError(f"{run.path} holds a different run; choose another --out folder")
+        manifest = old
+    else:
+        manifest = manifest_for(config, backend, jobs)
+        run.write_manifest(manifest)
+    rows = {r["index"]: r for r in run.read_parts()}
+    todo = iter_missing(config.games, rows)
+    if stop_after is not None:
+        todo = todo[:stop_after]
+    total = config.games
+    if progress:
+        progress(len(rows), total)
+    t0 = time.perf_counter()
+
+    def on_chunk(chunk: list[dict[str, Any]]) -> None:
+        run.write_part(chunk)
+        for r in chunk:
+            rows[r["index"]] = r
+        if progress:
+            progress(len(rows), total)
+
+    if todo:
+        if backend == "ray":
+            run_ray(config, todo, jobs, on_chunk, address=ray_address, chunk_size=chunk_size)
+        else:
+            run_local(config, todo, jobs, on_chunk, chunk_size=chunk_size)
+    seconds = time.perf_counter() - t0
+    ordered = [rows[i] for i in sorted(rows)]
+    result = summary(ordered, config.players)
+    result["complete"] = len(ordered) == config.games
+    if result["complete"]:
+        run.finalize(ordered)
+        manifest = {**manifest, "complete": True, "seconds_last_session": seconds}
+        run.write_manifest(manifest)
+        from .report import write_report
+
+        write_report(run.path, manifest, result, ordered)
+    return result

@@ -1,0 +1,217 @@
+"""Instrumented playouts: one result row per game, and backends that run many.
+
+A row holds everything the metrics need (seat and role outcomes, length,
+choice points, branching, lead changes judged by ``State.evaluate``, and the
+game's own ``State.metrics()`` counters).  Rows depend only on the run's
+configuration and the game index, never on the backend or the job count, so
+local and Ray runs give identical results apart from timings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from boardlab.agents import Decision, make_agent
+from boardlab.engine.registry import make
+from boardlab.engine.runner import agent_seed, game_seed
+
+from .metrics import lead_changes, leader_of
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that determines a playtest run's results."""
+
+    game: str
+    players: int
+    variant: str
+    options: dict[str, Any]
+    agents: tuple[str, ...]
+    games: int
+    seed: int = 0
+    #: ``{seat: tag}``: that seat's agent never takes actions tagged ``tag`` (restricted play).
+    restrict: dict[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "agents": list(self.agents),
+            "games": self.games,
+            "seed": self.seed,
+            "restrict": {str(k): v for k, v in self.restrict.items()},
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> "RunConfig":
+        return cls(
+            game=doc["game"],
+            players=int(doc["players"]),
+            variant=doc["variant"],
+            options=dict(doc.get("options") or {}),
+            agents=tuple(doc["agents"]),
+            games=int(doc["games"]),
+            seed=int(doc.get("seed", 0)),
+            restrict={int(k): v for k, v in (doc.get("restrict") or {}).items()},
+        )
+
+
+class _Restricted:
+    """Wraps an agent so it never picks actions carrying a given tag (unless nothing else is legal)."""
+
+    def __init__(self, agent: Any, tag: str) -> None:
+        self.agent = agent
+        self.tag = tag
+        self.name = f"{agent.name} (never {tag})"
+
+    def act(self, decision: Decision) -> tuple:
+        state = decision._state
+        allowed = tuple(a for a in decision.legal if self.tag not in state.action_tags(a))
+        if allowed and len(allowed) < len(decision.legal):
+            decision.legal = allowed
+        return self.agent.act(decision)
+
+
+def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
+    """Play game ``index`` of the run and return its result row."""
+    if game is None:
+        game = make(config.game, players=config.players, variant=config.variant, options=config.options)
+        game.record_events = False
+    seed = game_seed(config.seed, index)
+    agents = []
+    for seat, spec in enumerate(config.agents):
+        agent = make_agent(spec, game, seat, agent_seed(seed, seat))
+        if seat in config.restrict:
+            agent = _Restricted(agent, config.restrict[seat])
+        agents.append(agent)
+    state = game.new_state(seed)
+    players = game.players
+    choice_points = 0
+    branching_sum = 0
+    leaders: list[int | None] = []
+    gaps: list[float] = []
+    last_turn = -1
+    while True:
+        seat = state.current_seat()
+        if seat is None:
+            break
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            choice_points += 1
+        branching_sum += len(legal)
+        if state.turn != last_turn:
+            last_turn = state.turn
+            values = [state.evaluate(s) for s in range(players)]
+            leaders.append(leader_of(values))
+            ordered = sorted(values, reverse=True)
+            gaps.append(ordered[0] - ordered[1] if len(ordered) > 1 else 0.0)
+        state.apply(agents[seat].act(Decision(state, seat)))
+    res = state.results()
+    roles = list(state.roles())
+    return {
+        "index": index,
+        "seed": seed,
+        "game": game.id,
+        "variant": game.variant,
+        "players": players,
+        "options": json.dumps(config.options, sort_keys=True),
+        "agents": list(config.agents),
+        "roles": roles,
+        "winners": list(res.winners),
+        "winner_roles": sorted({roles[w] for w in res.winners}),
+        "scores": [float(x) for x in res.scores],
+        "truncated": bool(res.truncated),
+        "reason": res.reason,
+        "turns": state.turn,
+        "decisions": state.decisions,
+        "choice_points": choice_points,
+        "mean_branching": branching_sum / state.decisions if state.decisions else 0.0,
+        "lead_changes": lead_changes(leaders),
+        "closeness": 1.0 - (sum(gaps) / len(gaps)) if gaps else 1.0,
+        "metrics": {k: [int(c) for c in v] for k, v in sorted(state.metrics().items())},
+    }
+
+
+def play_rows(config_doc: dict[str, Any], indexes: Sequence[int]) -> list[dict[str, Any]]:
+    """Play several games of a run (the unit of work a backend ships to a worker)."""
+    config = RunConfig.from_json(config_doc)
+    game = make(config.game, players=config.players, variant=config.variant, options=config.options)
+    game.record_events = False
+    return [play_row(config, i, game) for i in indexes]
+
+
+def chunks(indexes: Sequence[int], size: int) -> list[list[int]]:
+    return [list(indexes[i : i + size]) for i in range(0, len(indexes), size)]
+
+
+def default_jobs() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def run_local(
+    config: RunConfig,
+    indexes: Sequence[int],
+    jobs: int,
+    on_chunk: Callable[[list[dict[str, Any]]], None],
+    chunk_size: int = 20,
+) -> None:
+    """Play ``indexes`` on this machine with ``jobs`` processes; ``on_chunk`` gets rows in index order."""
+    doc = config.to_json()
+    parts = chunks(indexes, chunk_size)
+    if jobs <= 1 or len(parts) <= 1:
+        for part in parts:
+            on_chunk(play_rows(doc, part))
+        return
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(jobs) as pool:
+        for rows in pool.imap(_play_rows_star, [(doc, p) for p in parts]):
+            on_chunk(rows)
+
+
+def _play_rows_star(args: tuple[dict[str, Any], list[int]]) -> list[dict[str, Any]]:
+    return play_rows(*args)
+
+
+def run_ray(
+    config: RunConfig,
+    indexes: Sequence[int],
+    jobs: int,
+    on_chunk: Callable[[list[dict[str, Any]]], None],
+    address: str | None = None,
+    chunk_size: int = 20,
+) -> None:
+    """Play ``indexes`` as Ray tasks: a local Ray instance by default, or the cluster at ``address``."""
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+        if address:
+            kwargs["address"] = address
+        else:
+            kwargs["num_cpus"] = max(1, jobs)
+        ray.init(**kwargs)
+        started = True
+    try:
+        remote = ray.remote(play_rows)
+        doc = config.to_json()
+        parts = chunks(indexes, chunk_size)
+        pending = [remote.remote(doc, p) for p in parts]
+        # yield results in submission order so the store is written deterministically
+        for ref in pending:
+            on_chunk(ray.get(ref))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def iter_missing(total: int, done: Iterable[int]) -> list[int]:
+    have = set(done)
+    return [i for i in range(total) if i not in have]
