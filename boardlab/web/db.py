@@ -1,0 +1,177 @@
+"""Persistence: every match is its configuration, seed, seats and action log.
+
+SQLite in the data directory by default; any SQLAlchemy URL works (set
+``BOARDLAB_DATABASE_URL``, e.g. ``postgresql+psycopg://user:pw@host/boardlab``).
+A match's state is never stored: it is rebuilt by replaying the action log
+from the seed, so a restart resumes every game exactly.  Each accepted action
+is committed in its own transaction before the server acknowledges it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    variant: Mapped[str] = mapped_column(String(64))
+    options: Mapped[str] = mapped_column(Text)  # JSON object of option overrides
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[str] = mapped_column(Text)  # JSON list of seat records (token hashes, not tokens)
+    host_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | over
+    results: Mapped[str | None] = mapped_column(Text, nullable=True)
+    decisions: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    match_id: Mapped[str] = mapped_column(String(32), ForeignKey("matches.id"), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)  # JSON array
+    at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass(slots=True)
+class StoredMatch:
+    """A match as stored: everything needed to rebuild it."""
+
+    id: str
+    game: str
+    players: int
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    host_hash: str
+    status: str
+    results: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+    actions: list[list[Any]] = field(default_factory=list)
+
+
+def database_url(data_dir: str | Path | None, url: str | None = None) -> str:
+    """The database URL: ``url``, else a SQLite file ``boardlab.sqlite3`` in ``data_dir``."""
+    if url:
+        return url
+    base = Path(data_dir) if data_dir else Path.cwd() / "boardlab-data"
+    base.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(base / 'boardlab.sqlite3').resolve()}"
+
+
+class Store:
+    """Reads and writes matches through SQLAlchemy 2.x."""
+
+    def __init__(self, url: str) -> None:
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.url = url
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes ------------------------------------------------------------
+    def create(self, m: StoredMatch) -> None:
+        with self._session.begin() as s:
+            s.add(
+                MatchRow(
+                    id=m.id, game=m.game, players=m.players, variant=m.variant,
+                    options=json.dumps(m.options), seed=m.seed, seats=json.dumps(m.seats),
+                    host_hash=m.host_hash, status=m.status, results=None, decisions=0,
+                    created_at=m.created_at, updated_at=m.updated_at,
+                )
+            )
+
+    def append_action(
+        self, match_id: str, idx: int, seat: int, action: list[Any], results: dict[str, Any] | None
+    ) -> None:
+        """Commit one accepted action (and the result if it ended the game) atomically."""
+        now = time.time()
+        with self._session.begin() as s:
+            s.add(ActionRow(match_id=match_id, idx=idx, seat=seat, action=json.dumps(action), at=now))
+            values: dict[str, Any] = {"decisions": idx + 1, "updated_at": now}
+            if results is not None:
+                values["status"] = "over"
+                values["results"] = json.dumps(results)
+            s.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
+
+    # -- reads -------------------------------------------------------------
+    def load(self, match_id: str) -> StoredMatch | None:
+        with self._session() as s:
+            row = s.get(MatchRow, match_id)
+            if row is None:
+                return None
+            acts = s.execute(
+                select(ActionRow.action).where(ActionRow.match_id == match_id).order_by(ActionRow.idx)
+            ).scalars()
+            m = _stored(row)
+            m.actions = [json.loads(a) for a in acts]
+            return m
+
+    def ids(self, status: str | None = None) -> list[str]:
+        with self._session() as s:
+            q = select(MatchRow.id)
+            if status is not None:
+                q = q.where(MatchRow.status == status)
+            return list(s.execute(q.order_by(MatchRow.created_at)).scalars())
+
+    def recent(self, limit: int = 30) -> list[StoredMatch]:
+        with self._session() as s:
+            rows = s.execute(select(MatchRow).order_by(MatchRow.updated_at.desc()).limit(limit)).scalars()
+            return [_stored(r) for r in rows]
+
+
+def _stored(row: MatchRow) -> StoredMatch:
+    return StoredMatch(
+        id=row.id, game=row.game, players=row.players, variant=row.variant,
+        options=json.loads(row.options), seed=row.seed, seats=json.loads(row.seats),
+        host_hash=row.host_hash, status=row.status,
+        results=json.loads(row.results) if row.results else None,
+        created_at=row.created_at, updated_at=row.updated_at,
+    )
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

@@ -1,0 +1,203 @@
+/* The game page: one seat's view (or the spectator's), live over a WebSocket. */
+(function () {
+  "use strict";
+  const B = window.Boardlab, h = B.h;
+  const mid = B.matchId();
+  const hp = B.hashParams();
+  const hotseat = !!hp.host;
+  const token = hp.host || hp.token || null;
+  let seat = !hotseat && hp.seat !== undefined && hp.seat !== "" ? Number(hp.seat) : null;
+  let snap = null, clicker = null, ws = null, busy = false, passing = false, retry = 0;
+  const $ = id => document.getElementById(id);
+  const parts = { status: $("status"), prompt: $("prompt"), boards: $("boards"), panels: $("panels") };
+
+  function seatName(s) { return snap && snap.match && snap.match.seats[s] ? snap.match.seats[s].name : "Player " + (s + 1); }
+  function isHuman(s) { return snap && snap.match && snap.match.seats[s] && snap.match.seats[s].kind === "human"; }
+  function myTurn() { return snap && seat !== null && snap.acting === seat && !snap.over; }
+
+  /* ---- live connection ------------------------------------------------ */
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/api/matches/${encodeURIComponent(mid)}/ws`);
+    ws.onopen = () => { retry = 0; $("conn").className = "conn on"; $("conn").title = "Live"; hello(); };
+    ws.onmessage = ev => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type === "snapshot") { if (msg.seat === seat || (hotseat && passing)) onSnapshot(msg); }
+      else if (msg.type === "error") {
+        B.toast(msg.detail, "error");
+        if (msg.status === 404 || msg.status === 401 || msg.status === 403) fatal(msg.detail);
+      }
+    };
+    ws.onclose = () => {
+      $("conn").className = "conn off"; $("conn").title = "Reconnecting…";
+      if (!document.body.classList.contains("fatal")) setTimeout(connect, Math.min(5000, 500 * ++retry));
+    };
+  }
+  function hello() { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "hello", seat: seat, token: seat === null ? null : token })); }
+  function fatal(text) {
+    document.body.classList.add("fatal");
+    $("status").textContent = text;
+    parts.boards.replaceChildren(h("div", { class: "empty big", text: "This game cannot be shown: " + text }));
+  }
+
+  /* ---- snapshots ------------------------------------------------------- */
+  function onSnapshot(s) {
+    if (snap && snap.seat === s.seat && s.state_id < snap.state_id) return;  // an older message
+    snap = s;
+    if (hotseat && !s.over && s.acting !== null && isHuman(s.acting) && s.acting !== seat) {
+      const humans = s.match.seats.filter(x => x.kind === "human").length;
+      if (seat === null && humans === 1) { seat = s.acting; hello(); return; }
+      showPass(s.acting);
+      return;
+    }
+    render();
+  }
+
+  function showPass(next) {
+    passing = true;
+    // Remove the previous seat's view from the page, not just from sight.
+    parts.boards.replaceChildren(); parts.panels.replaceChildren();
+    $("actions").replaceChildren(); $("log").replaceChildren(); $("status").textContent = ""; $("prompt").hidden = true;
+    $("pass-name").textContent = seatName(next); $("pass-name2").textContent = seatName(next);
+    $("pass").hidden = false;
+    $("pass-go").onclick = () => { $("pass").hidden = true; passing = false; seat = next; hello(); };
+  }
+
+  function render() {
+    const s = snap, m = s.match;
+    document.title = `${m.game_name} · boardlab`;
+    $("crumb").textContent = `${m.game_name} · ${m.variant} · ${m.players} players`;
+    const who = $("who");
+    if (seat === null) { who.textContent = "Spectator"; who.className = "chip muted"; }
+    else { who.textContent = (hotseat ? "Hot-seat · " : "You are ") + seatName(seat); who.className = "chip seat-chip"; }
+    B.render(s.scene, parts);
+    // status: add who is thinking
+    if (!s.over && s.acting !== null && !myTurn()) {
+      const st = m.seats[s.acting];
+      parts.status.appendChild(h("span", { class: "thinking", text: st.kind === "bot" ? ` · ${st.name} (${st.agent}) is thinking…` : ` · waiting for ${st.name}` }));
+    }
+    clicker = new B.Clicker(myTurn() ? (s.scene.targets || []) : []);
+    $("chooser").hidden = true;
+    paint();
+    renderActions();
+    renderLog();
+    renderOver();
+  }
+
+  function paint(hint) { B.paintClicks(document.querySelector(".table"), clicker, hint); B.paintClicks(parts.panels, clicker, hint); }
+
+  function renderActions() {
+    const box = $("actions"), title = $("actions-title"), filter = $("filter");
+    box.replaceChildren();
+    const s = snap;
+    if (s.over) { title.textContent = "Game over"; filter.hidden = true; return; }
+    if (!myTurn()) {
+      filter.hidden = true;
+      title.textContent = seat === null ? "Spectating" : "Waiting";
+      box.appendChild(h("p", { class: "empty", text: s.acting === null ? "" : `${seatName(s.acting)} is to act.` }));
+      return;
+    }
+    title.textContent = "Your move";
+    filter.hidden = s.actions.length < 12;
+    const q = filter.value.trim().toLowerCase();
+    const byAction = new Map((s.scene.targets || []).map(t => [t.action, t]));
+    for (const a of s.actions) {
+      if (q && !a.label.toLowerCase().includes(q)) continue;
+      const t = byAction.get(a.index);
+      const btn = h("button", { class: "action" + (t ? " has-target" : ""), type: "button", "data-index": a.index, onclick: () => act(a.index) },
+        h("span", { class: "action-label", text: a.label }), t ? h("span", { class: "pin", title: "Also clickable on the board", text: "◎" }) : null);
+      if (t) {
+        btn.addEventListener("mouseenter", () => paint(t.clicks));
+        btn.addEventListener("mouseleave", () => paint());
+      }
+      box.appendChild(btn);
+    }
+  }
+
+  function renderLog() {
+    const log = $("log");
+    log.replaceChildren();
+    let turn = null;
+    for (const e of snap.events) {
+      if (e.turn !== turn) { turn = e.turn; log.appendChild(h("li", { class: "turn-sep", text: "Turn " + turn })); }
+      log.appendChild(h("li", { class: e.private ? "private" : "" }, e.private ? h("span", { class: "lock", title: "Only you see this", text: "🔒" }) : null, h("span", { text: e.text })));
+    }
+    if (!snap.events.length) log.appendChild(h("li", { class: "empty", text: "Nothing has happened yet." }));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function renderOver() {
+    const box = $("gameover");
+    if (!snap.over) { box.hidden = true; return; }
+    box.hidden = false;
+    const r = snap.results;
+    const won = seat !== null && r && r.winners.includes(seat);
+    $("gameover-title").textContent = r && r.truncated ? "Game stopped" : (seat === null ? "Game over" : (won ? "You won!" : "Game over"));
+    $("gameover-text").textContent = B.winnersText(snap.match, r);
+    $("replay-link").href = "/replay/" + encodeURIComponent(mid) + (seat !== null ? "#seat=" + seat : "");
+  }
+
+  /* ---- acting ----------------------------------------------------------- */
+  async function act(index) {
+    if (busy || !myTurn()) return;
+    busy = true;
+    document.body.classList.add("busy");
+    try {
+      const s = await B.api("POST", `/api/matches/${encodeURIComponent(mid)}/actions`, { seat: seat, state_id: snap.state_id, index: index }, token);
+      onSnapshot(s);
+    } catch (e) {
+      B.toast(e.message, "error");
+      if (e.status === 409) hello();
+    } finally {
+      busy = false;
+      document.body.classList.remove("busy");
+    }
+  }
+
+  function onBoardClick(ev) {
+    if (!clicker || !myTurn()) return;
+    const ids = B.clickIds(ev);
+    if (!ids.length) return;
+    const r = clicker.click(ids);
+    $("chooser").hidden = true;
+    if (r.done) {
+      if (r.done.length === 1) { clicker.reset(); act(r.done[0].action); return; }
+      const ch = $("chooser");
+      ch.replaceChildren(h("span", { class: "chooser-title", text: "Which one?" }));
+      for (const t of r.done) {
+        const a = snap.actions[t.action];
+        ch.appendChild(h("button", { class: "btn", type: "button", onclick: () => { clicker.reset(); act(t.action); } }, t.label || (a ? a.label : "action " + t.action)));
+      }
+      ch.appendChild(h("button", { class: "btn ghost", type: "button", onclick: () => { clicker.reset(); ch.hidden = true; paint(); } }, "Cancel"));
+      ch.hidden = false;
+    }
+    paint();
+  }
+
+  /* ---- rules drawer ------------------------------------------------------ */
+  async function openRules() {
+    const d = $("drawer");
+    if (!d.hidden) { d.hidden = true; return; }
+    d.hidden = false;
+    if (!snap) return;
+    $("rules-tab").href = "/rules/" + encodeURIComponent(snap.match.game);
+    if (!$("drawer-doc").dataset.loaded) {
+      try {
+        const r = await B.api("GET", `/api/games/${encodeURIComponent(snap.match.game)}/rules`);
+        $("drawer-doc").innerHTML = r.html;  // rendered server-side with raw HTML escaped
+        $("drawer-doc").dataset.loaded = "1";
+      } catch (e) { $("drawer-doc").textContent = e.message; }
+    }
+  }
+
+  document.querySelector(".table").addEventListener("click", onBoardClick);
+  parts.panels.addEventListener("click", onBoardClick);
+  $("filter").addEventListener("input", renderActions);
+  $("rules-btn").addEventListener("click", openRules);
+  $("drawer-close").addEventListener("click", () => { $("drawer").hidden = true; });
+  document.addEventListener("keydown", ev => {
+    if (ev.key === "Escape") { if (clicker) { clicker.reset(); paint(); } $("chooser").hidden = true; $("drawer").hidden = true; }
+  });
+  if (hotseat) passing = true;  // wait for the first snapshot to pick the seat
+  connect();
+})();

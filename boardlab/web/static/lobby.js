@@ -1,0 +1,181 @@
+/* The lobby: choose a game, variant, player count and seats; create; share links. */
+(function () {
+  "use strict";
+  const B = window.Boardlab;
+  const $ = id => document.getElementById(id);
+  function h(tag, attrs, ...kids) {
+    const el = document.createElement(tag);
+    for (const k in attrs || {}) {
+      const v = attrs[k];
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") el.className = v; else if (k === "text") el.textContent = v;
+      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v); else el.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids.flat()) if (kid != null && kid !== false) el.appendChild(typeof kid === "string" ? document.createTextNode(kid) : kid);
+    return el;
+  }
+  let games = [], game = null, players = 2, seats = [];
+  const MINE = "boardlab.seats";
+  function mine() { try { return JSON.parse(localStorage.getItem(MINE) || "{}"); } catch (e) { return {}; } }
+
+  async function load() {
+    try { games = (await B.api("GET", "/api/games")).games; }
+    catch (e) { $("games").replaceChildren(h("p", { class: "empty", text: e.message })); return; }
+    const list = $("games");
+    list.replaceChildren();
+    for (const g of games) {
+      const tags = [`${g.min_players === g.max_players ? g.min_players : g.min_players + "–" + g.max_players} players`];
+      if (g.hidden_information) tags.push("hidden information");
+      if (g.chance) tags.push("dice & chance");
+      list.appendChild(h("button", { class: "game-card", type: "button", "data-game": g.id, onclick: () => select(g.id) },
+        h("strong", { text: g.name }),
+        h("span", { class: "game-desc", text: g.summary || g.description }),
+        h("span", { class: "tags" }, tags.map(t => h("span", { class: "tag", text: t })))));
+    }
+    const want = new URLSearchParams(location.search).get("game");
+    select(want && games.some(g => g.id === want) ? want : games.length ? games[0].id : null);
+    recent();
+  }
+
+  function select(id) {
+    game = games.find(g => g.id === id) || null;
+    document.querySelectorAll(".game-card").forEach(el => el.classList.toggle("selected", el.dataset.game === id));
+    $("created").hidden = true;
+    $("setup").hidden = !game;
+    if (!game) return;
+    $("setup-title").textContent = "New game of " + game.name;
+    $("setup-summary").textContent = game.summary || game.description;
+    $("setup-rules").href = "/rules/" + encodeURIComponent(game.id);
+    const v = $("variant");
+    v.replaceChildren(...game.variants.map(x => h("option", { value: x.name, text: x.name })));
+    v.onchange = () => { variantInfo(); renderOptions(); };
+    variantInfo();
+    players = game.default_players;
+    const seg = $("players");
+    seg.replaceChildren();
+    for (let n = game.min_players; n <= game.max_players; n++) {
+      seg.appendChild(h("button", { type: "button", role: "radio", class: "seg", "data-n": n, onclick: () => { players = n; renderSeats(); } }, String(n)));
+    }
+    seats = [];
+    renderSeats();
+    renderOptions();
+  }
+  function variantInfo() {
+    const x = game.variants.find(x => x.name === $("variant").value);
+    $("variant-desc").textContent = x ? x.description : "";
+  }
+  function defaultAgent() { return game.agents.includes("heuristic") ? "heuristic" : "random"; }
+
+  function renderSeats() {
+    document.querySelectorAll("#players .seg").forEach(b => { const on = Number(b.dataset.n) === players; b.classList.toggle("on", on); b.setAttribute("aria-checked", on); });
+    while (seats.length < players) seats.push(seats.length === 0 ? { kind: "human" } : { kind: "bot", agent: defaultAgent() });
+    seats.length = players;
+    const box = $("seats");
+    box.replaceChildren();
+    seats.forEach((s, i) => {
+      const agentSel = h("select", { class: "agent", "aria-label": `Agent for seat ${i + 1}`, onchange: e => { s.agent = e.target.value; } },
+        game.agents.map(a => h("option", { value: a, text: a, selected: a === (s.agent || defaultAgent()) })));
+      agentSel.hidden = s.kind !== "bot";
+      const kindBtn = k => h("button", { type: "button", class: "seg" + (s.kind === k ? " on" : ""), "data-kind": k, onclick: () => { s.kind = k; if (k === "bot" && !s.agent) s.agent = defaultAgent(); renderSeats(); } }, k === "human" ? "Human" : "Bot");
+      box.appendChild(h("div", { class: "seat-row", "data-seat": i },
+        h("span", { class: "seat-num", text: String(i + 1) }),
+        h("input", { class: "seat-name", type: "text", maxlength: "40", placeholder: `Player ${i + 1}`, value: s.name || "", oninput: e => { s.name = e.target.value; } }),
+        h("div", { class: "segmented small" }, kindBtn("human"), kindBtn("bot")),
+        agentSel));
+    });
+  }
+
+  function renderOptions() {
+    const box = $("options");
+    box.replaceChildren();
+    const variant = game.variants.find(x => x.name === $("variant").value) || { overrides: {} };
+    for (const o of game.options) {
+      const val = o.name in variant.overrides ? variant.overrides[o.name] : o.default;
+      let input;
+      if (o.kind === "bool") input = h("input", { type: "checkbox", checked: !!val });
+      else if (o.choices) input = h("select", null, o.choices.map(c => h("option", { value: c, text: c, selected: c === val })));
+      else if (o.kind === "int" || o.kind === "float") input = h("input", { type: "number", step: o.kind === "int" ? "1" : "any", min: o.low ?? undefined, max: o.high ?? undefined, value: val });
+      else input = h("input", { type: "text", value: val });
+      input.dataset.option = o.name; input.dataset.kind = o.kind; input.dataset.initial = JSON.stringify(val);
+      input.id = "opt-" + o.name;
+      box.appendChild(h("div", { class: "option-row" }, h("label", { for: input.id, title: o.description }, o.name, h("small", { text: o.description })), input));
+    }
+  }
+  function optionValues() {
+    const out = {};
+    document.querySelectorAll("#options [data-option]").forEach(el => {
+      let v;
+      if (el.dataset.kind === "bool") v = el.checked;
+      else if (el.dataset.kind === "int") v = parseInt(el.value, 10);
+      else if (el.dataset.kind === "float") v = parseFloat(el.value);
+      else v = el.value;
+      if (JSON.stringify(v) !== el.dataset.initial) out[el.dataset.option] = v;
+    });
+    return out;
+  }
+
+  async function create(ev) {
+    ev.preventDefault();
+    const body = {
+      game: game.id, players: players, variant: $("variant").value, options: optionValues(),
+      seats: seats.map(s => s.kind === "bot" ? { kind: "bot", agent: s.agent || defaultAgent(), name: s.name || null } : { kind: "human", name: s.name || null }),
+    };
+    const seed = $("seed").value.trim();
+    if (seed !== "") body.seed = Number(seed);
+    $("create").disabled = true;
+    try {
+      const r = await B.api("POST", "/api/matches", body);
+      showCreated(r);
+    } catch (e) { B.toast(e.message, "error"); }
+    finally { $("create").disabled = false; }
+  }
+
+  function showCreated(r) {
+    const store = mine();
+    store[r.match.id] = { game: r.match.game_name, links: r.seats.filter(s => s.link).map(s => ({ name: s.name, link: s.link })), hotseat: r.hotseat_link, at: Date.now() };
+    try { localStorage.setItem(MINE, JSON.stringify(store)); } catch (e) { /* private mode */ }
+    $("setup").hidden = true;
+    $("created").hidden = false;
+    const box = $("links");
+    box.replaceChildren();
+    for (const s of r.seats) {
+      if (s.kind === "bot") { box.appendChild(h("div", { class: "link-row bot" }, h("span", { class: "seat-num", text: String(s.seat + 1) }), h("strong", { text: s.name }), h("span", { class: "muted", text: `bot · ${s.agent}` }))); continue; }
+      const url = B.absolute(s.link);
+      box.appendChild(h("div", { class: "link-row", "data-seat": s.seat },
+        h("span", { class: "seat-num", text: String(s.seat + 1) }), h("strong", { text: s.name }),
+        h("input", { class: "link", readonly: true, value: url, onfocus: e => e.target.select() }),
+        h("button", { class: "btn", type: "button", onclick: () => B.copy(url) }, "Copy"),
+        h("a", { class: "btn primary open-seat", href: s.link, target: "_blank", rel: "noopener" }, "Open")));
+    }
+    $("hotseat").href = r.hotseat_link;
+    $("spectate").href = r.spectator_link;
+    recent();
+  }
+
+  async function recent() {
+    let list;
+    try { list = (await B.api("GET", "/api/matches?limit=20")).matches; } catch (e) { return; }
+    const box = $("recent");
+    if (!list.length) { box.replaceChildren(h("p", { class: "empty", text: "No games yet." })); return; }
+    const store = mine();
+    const rows = list.map(m => {
+      const mineHere = store[m.id];
+      const result = m.status === "over" ? B.winnersText(m, m.results) : `${m.seats.filter(s => s.kind === "human").length} human, ${m.seats.filter(s => s.kind === "bot").length} bot`;
+      const acts = [];
+      if (m.status === "over") acts.push(h("a", { class: "btn small", href: "/replay/" + m.id }, "Replay"));
+      else {
+        if (mineHere && mineHere.hotseat) acts.push(h("a", { class: "btn small primary", href: mineHere.hotseat }, "Resume"));
+        acts.push(h("a", { class: "btn small", href: "/game/" + m.id }, "Watch"));
+      }
+      return h("tr", null,
+        h("td", null, h("strong", { text: m.game_name })), h("td", { text: m.variant }),
+        h("td", null, h("span", { class: "status-pill " + m.status, text: m.status === "over" ? "finished" : "playing" })),
+        h("td", { class: "muted", text: result }), h("td", { class: "muted", text: B.ago(m.updated_at) }), h("td", { class: "row-actions" }, acts));
+    });
+    box.replaceChildren(h("table", { class: "table-list" }, h("thead", null, h("tr", null, ["Game", "Variant", "Status", "Players / result", "Updated", ""].map(t => h("th", { text: t })))), h("tbody", null, rows)));
+  }
+
+  $("form").addEventListener("submit", create);
+  $("again").addEventListener("click", () => { $("created").hidden = true; $("setup").hidden = false; });
+  load();
+})();
