@@ -1,4 +1,118 @@
-"""Placeholder; replaced below."""
-def build_scene(game, view, actions=()):
-    from boardlab.engine.scene import generic_scene
-    return generic_scene(view, actions)
+"""The Dungeon's Jewel as a scene (see :mod:`boardlab.engine.scene`), built from a view only.
+
+The 7x7 board shows the start corners, the dragon (or the empty lair) at the
+centre, face-down and face-up dungeon tokens, placed walls, and the players
+with their health as a badge.  One side panel per player lists health,
+attack power, items and the jewel.  Click a room to move there, the centre to
+fight the dragon, a player's piece to attack it, and a neighbouring room to
+turn a freshly drawn wall towards it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from boardlab.engine.scene import cell_id, status_line
+
+from .board import SIDES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import DungeonsJewel
+
+COLORS = ("#d33", "#36c", "#2a2", "#c90")
+START_FILL = ("#f6d0d0", "#d0dcf6", "#d3f0d3", "#f3e4c2")
+TOKEN_COLORS = {"hazard": "#8a5a2b", "monster": "#7a1f7a", "trapdoor": "#333", "wall": "#555"}
+
+PROMPTS = {
+    "place": "Place the token you drew: keep it secret (face down) or show it (face up)",
+    "wall": "Turn the wall: click the neighbouring room it should shut off",
+    "survive": "Survive the room: use an item or roll",
+    "take": "Take one item from the player you defeated",
+}
+
+
+def build_scene(game: "DungeonsJewel", view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+    v = view["state"]
+    size = v["size"]
+    names = game.seat_names()
+    short = [f"P{s + 1}" for s in range(game.players)]
+    centre = v["centre"]
+    starts = v["starts"]
+
+    def xy(c: int) -> dict[str, int]:
+        return {"x": c % size, "y": c // size}
+
+    cells = []
+    for c in range(size * size):
+        cell: dict[str, Any] = {**xy(c), "fill": "#eee", "title": game.board.labels[c]}
+        if c in starts:
+            s = starts.index(c)
+            cell.update(fill=START_FILL[s], label=f"S{s + 1}", title=f"{names[s]}'s start")
+        elif c == centre:
+            guarded = v["jewel"] is None
+            cell.update(fill="#f5e6a8" if guarded else "#eee", label="Dragon" if guarded else "",
+                        title="The dragon guards the jewel" if guarded else "The dragon's empty lair")
+        cells.append(cell)
+
+    items = []
+    for c, face, up in v["tokens"]:
+        if face is None:
+            items.append({"id": f"t{c}", **xy(c), "text": "?", "color": "#998", "shape": "token",
+                          "face_down": True, "title": "A face-down dungeon token"})
+        else:
+            kind = game.content.token(face)
+            items.append({"id": f"t{c}", **xy(c), "text": kind.name[:2], "color": TOKEN_COLORS[kind.type],
+                          "shape": "token", "face_down": not up,
+                          "title": f"{kind.name}{'' if up else ' (face down; you have seen it)'}: {kind.text}"})
+    walls = []
+    for c, side in v["walls"]:
+        walls.append({**xy(c), "side": side, "color": "#222"})
+    for s, c in enumerate(v["positions"]):
+        jewel = v["jewel"] == s
+        items.append({"id": f"p{s}", **xy(c), "text": short[s] + ("*" if jewel else ""), "color": COLORS[s],
+                      "shape": "circle", "badge": str(v["health"][s]),
+                      "title": f"{names[s]}: health {v['health'][s]}, attack {v['power'][s]}"
+                               + (", carrying the jewel" if jewel else "")})
+
+    panels = []
+    for s in range(game.players):
+        its = [game.item_name.get(i, i) for i in v["items"][s]]
+        panels.append({
+            "title": names[s], "seat": s, "active": view.get("acting") == s, "color": COLORS[s],
+            "rows": [["Health", str(v["health"][s])], ["Attack", str(v["power"][s])],
+                     ["Items", ", ".join(its) or "none"], ["Jewel", "carrying it" if v["jewel"] == s else "-"]],
+        })
+    panels.append({"title": "Dungeon", "rows": [["Dungeon tokens left", str(v["token_pile"])],
+                                                ["Treasure cards left", str(v["treasure_deck"])]]})
+
+    targets = []
+    pending = v["pending"]
+    for i, a in enumerate(actions):
+        kind = a[0]
+        if kind == "move":
+            targets.append({"action": i, "clicks": [cell_id("main", a[1] % size, a[1] // size)], "label": game.board.labels[a[1]]})
+        elif kind == "dragon":
+            targets.append({"action": i, "clicks": [cell_id("main", centre % size, centre // size)], "label": "Fight the dragon"})
+        elif kind == "attack":
+            targets.append({"action": i, "clicks": [f"item:p{a[1]}"], "label": f"Attack {names[a[1]]}"})
+        elif kind == "wall" and a[1] != "none" and pending is not None:
+            d = SIDES.index(a[1])
+            nxt = dict(game.board.sides[pending["cell"]])[d]
+            targets.append({"action": i, "clicks": [cell_id("main", nxt % size, nxt // size)], "label": f"Wall on the {a[1]} side"})
+
+    prompt = None
+    if view.get("over"):
+        prompt = None
+    elif pending is not None:
+        prompt = PROMPTS.get(pending["kind"])
+    elif actions:
+        prompt = "Click a room to move, or a neighbouring player to attack"
+    return {
+        "title": game.name,
+        "status": status_line(view, names),
+        "prompt": prompt,
+        "boards": [{"id": "main", "kind": "grid", "cols": size, "rows": size, "cells": cells,
+                    "walls": walls, "items": items}],
+        "panels": panels,
+        "targets": targets,
+    }
