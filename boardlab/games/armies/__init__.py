@@ -1,0 +1,1 @@
+"""Armies: chess + cards (seed 002)."""

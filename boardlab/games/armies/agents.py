@@ -1,0 +1,393 @@
+"""Armies position evaluation, features, and a heuristic agent that plays its cards.
+
+The agent scores each legal action with simple rules on a determinized sample
+of the position (so it never sees the opponent's hand): card plays by what
+they achieve (a leader's stats, a ranged attack's expected damage, ...),
+moves by expected material won from exact binary-dice odds, the safety of
+the destination and the pressure on the enemy General.  It plays its best
+card first when that is worth more than a small threshold, then moves.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from boardlab.agents.base import BaseAgent, Decision
+
+from . import board as B
+from .content import DOMAINS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import ArmiesState, Army
+
+VALUE = {"P": 1.0, "N": 3.0, "B": 3.2, "R": 5.0, "Q": 9.0, "K": 0.0}
+GENERAL_HIT = 12.0
+
+
+@lru_cache(maxsize=None)
+def _binom(n: int) -> tuple[float, ...]:
+    return tuple(math.comb(n, k) / 2 ** n for k in range(n + 1))
+
+
+@lru_cache(maxsize=None)
+def win_chance(att_dice: int, bonus: int, def_dice: int, def_bonus: int = 0) -> float:
+    """Exact P(attack > defense): attack = successes of ``att_dice`` + ``bonus``, defense likewise."""
+    pa, pd = _binom(att_dice), _binom(def_dice)
+    total = 0.0
+    for a, p in enumerate(pa):
+        for d, q in enumerate(pd):
+            if a + bonus > d + def_bonus:
+                total += p * q
+    return total
+
+
+def attack_chance(st: "ArmiesState", att: "Army", dfn: "Army", kind: str = "melee", power: int | None = None) -> float:
+    if power is not None:
+        return win_chance(0, power, st.defense(dfn))
+    return win_chance(st.offense(att), 0 if kind == "ranged" else 1, st.defense(dfn))
+
+
+def attack_squares(st: "ArmiesState", a: "Army") -> list[int]:
+    """Squares ``a`` could attack by moving (the General attacks like a king)."""
+    if a.kind == "K":
+        return list(B.KING[a.sq])
+    return B.threats(st.board, a.kind, a.sq, a.seat, st.move_limit(a.kind))
+
+
+def _life(st: "ArmiesState", seat: int) -> int:
+    for a in st.armies.values():
+        if a.kind == "K" and a.seat == seat:
+            return sum(a.maxs)
+    return 0
+
+
+def features(st: "ArmiesState", seat: int) -> dict[str, float]:
+    mat = [0.0, 0.0]
+    skill = [0, 0]
+    leaders = [0, 0]
+    for a in st.armies.values():
+        mat[a.seat] += VALUE[a.kind] + 0.3 * (st.offense(a) + st.defense(a))
+        skill[a.seat] += sum(a.maxs)
+        leaders[a.seat] += a.leader is not None
+    gsq = [st.general(s).sq for s in (0, 1)]
+    hits = [0, 0]
+    for a in st.armies.values():
+        if gsq[1 - a.seat] in attack_squares(st, a):
+            hits[a.seat] += 1
+    o = 1 - seat
+    return {
+        "material": (mat[seat] - mat[o]) / 40.0,
+        "general_life": (_life(st, seat) - _life(st, o)) / 4.0,
+        "skill": (skill[seat] - skill[o]) / 10.0,
+        "cards": (len(st.hands[seat]) - len(st.hands[o])) / 7.0,
+        "leaders": (leaders[seat] - leaders[o]) / 4.0,
+        "general_threat": hits[seat] / 3.0,
+        "general_safety": -hits[o] / 3.0,
+        "attacks": (hits[seat] - hits[o]) / 3.0,
+    }
+
+
+def evaluate(st: "ArmiesState", seat: int) -> float:
+    if st.winner is not None:
+        return 1.0 if st.winner == seat else 0.0
+    f = features(st, seat)
+    x = 2.0 * f["material"] + 1.5 * f["general_life"] + 0.5 * f["skill"] + 0.3 * f["cards"] \
+        + 0.5 * f["general_threat"] + 0.7 * f["general_safety"]
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class HeuristicAgent(BaseAgent):
+    """Plays useful cards, then the move with the best expected gain (see the module docs)."""
+
+    defaults = {"card_threshold": 0.3}
+
+    def act(self, decision: Decision):
+        legal = decision.legal
+        if len(legal) == 1:
+            return legal[0]
+        st = decision.sample(self.rng.next64())
+        self.st = st
+        self.me = decision.seat
+        kind = st.stack[-1].kind if st.stack else None
+        if kind == "pay":
+            return ("autopay",)
+        if kind == "setup":
+            return self._setup(legal)
+        if kind == "general_loss":
+            return self._lose(legal)
+        best, best_score = None, -1e9
+        scored = []
+        for a in legal:
+            s = self.score(a) + self.rng.random() * 0.01
+            scored.append((s, a))
+            if s > best_score:
+                best, best_score = a, s
+        if kind is None:
+            cards = [(s, a) for s, a in scored if a[0] not in ("move", "pass", "rest", "end")]
+            if cards:
+                s, a = max(cards, key=lambda x: x[0])
+                if s > self.params["card_threshold"]:
+                    return a
+            others = [(s, a) for s, a in scored if a[0] in ("move", "pass", "rest", "end")]
+            best = max(others, key=lambda x: x[0])[1]
+            if best[0] == "move":
+                self.prev = (best[1], best[2])
+        return best
+
+    # -- setup and losses ------------------------------------------------------
+    def _demand(self) -> list[float]:
+        dem = [0.0] * 5
+        for name in self.game.deck_lists[self.me]:
+            c = self.game.cards[name]
+            for d in range(5):
+                dem[d] += c.cost[d + 1]
+            if c.domain:
+                dem[DOMAINS.index(c.domain)] += 0.5
+        return dem
+
+    def _setup(self, legal):
+        dem = self._demand()
+        order = sorted(range(5), key=lambda d: -dem[d])
+        want = "".join(sorted(DOMAINS[order[0]] * 2 + DOMAINS[order[1]], key=DOMAINS.index))
+        return ("skills", want) if ("skills", want) in legal else legal[0]
+
+    def _lose(self, legal):
+        dem = self._demand()
+        g = self.st.general(self.me)
+        return min(legal, key=lambda a: (dem[DOMAINS.index(a[1])] - g.maxs[DOMAINS.index(a[1])], a))
+
+    # -- scoring ---------------------------------------------------------------
+    def score(self, a) -> float:
+        k = a[0]
+        fn = getattr(self, "_s_" + k, None)
+        return fn(a) if fn is not None else 0.0
+
+    def _danger(self) -> dict[int, float]:
+        """Squares the enemy could attack -> value of the cheapest such attacker."""
+        cache = getattr(self, "_danger_cache", None)
+        if cache is not None and cache[0] is self.st:
+            return cache[1]
+        st = self.st
+        out: dict[int, float] = {}
+        cover: dict[int, int] = {}
+        for e in st.armies.values():
+            if e.seat != self.me:
+                if st.can_attack(e):
+                    v = VALUE[e.kind] if e.kind != "K" else 4.0
+                    for t in attack_squares(st, e):
+                        if out.get(t, 99.0) > v:
+                            out[t] = v
+            else:
+                for t in attack_squares(st, e):
+                    cover[t] = cover.get(t, 0) + 1
+        self._danger_cache = (st, out)
+        self._cover = cover
+        return out
+
+    def _s_move(self, a) -> float:
+        st = self.st
+        f, t, promo = a[1], a[2], a[3]
+        me = st.at(f)
+        danger = self._danger()
+        target = st.at(t)
+        v = VALUE[me.kind] + 0.3 * (st.offense(me) + st.defense(me))
+        score = 0.0
+        if target is not None:
+            p = attack_chance(st, me, target)
+            if target.kind == "K":
+                score += p * (GENERAL_HIT + (100 if sum(target.maxs) == 0 else 0))
+            else:
+                score += p * (VALUE[target.kind] + 0.3 * (st.offense(target) + st.defense(target)) + 0.5 * sum(target.maxs))
+        elif me.kind == "P" and (f & 7) != (t & 7):
+            score += 1.0
+        risk = max(0.25, 0.8 - st.turn / 300.0)
+        if me.kind == "K":
+            if t in danger:
+                score -= GENERAL_HIT * 0.9
+            if f in danger and t not in danger:
+                score += GENERAL_HIT * 0.8
+            if abs(t - f) == 2:
+                score += 0.5
+            score -= 0.2
+        else:
+            covered = self._cover.get(t, 0) > (1 if f in B.KNIGHT[t] or t in attack_squares(st, me) else 0)
+            if t in danger:
+                loss = v if not covered else max(0.0, v - danger[t])
+                score -= loss * risk
+            if f in danger:
+                covered_f = self._cover.get(f, 0) > 0
+                was = v if not covered_f else max(0.0, v - danger[f])
+                if t not in danger:
+                    score += was * 0.6
+            # attacking the General next turn
+            st.board[f] = None
+            st.board[t] = me.id
+            old = me.sq
+            me.sq = t
+            g = st.general(1 - self.me)
+            if g.sq in attack_squares(st, me):
+                score += 1.5
+            me.sq = old
+            st.board[t] = target.id if target is not None else None
+            st.board[f] = me.id
+        if getattr(self, "prev", None) == (t, f):
+            score -= 0.4
+        if promo:
+            score += {"q": 8, "r": 4, "b": 2, "n": 2}[promo]
+        if me.kind == "P":
+            score += 0.05 * ((t >> 3) if me.seat == 0 else 7 - (t >> 3))
+        # pressure on the enemy General
+        g = st.general(1 - self.me)
+        gf = (g.sq & 7, g.sq >> 3)
+        d0 = max(abs((f & 7) - gf[0]), abs((f >> 3) - gf[1]))
+        d1 = max(abs((t & 7) - gf[0]), abs((t >> 3) - gf[1]))
+        score += 0.08 * (d0 - d1)
+        return score
+
+    def _s_pass(self, a) -> float:
+        return -0.3 if not self.st.stack else 0.0
+
+    def _s_rest(self, a) -> float:
+        army = self.st.armies[a[1]]
+        return sum(army.maxs) - sum(army.skill) + (2 if army.leader and army.spent else 0) + 0.1
+
+    def _s_end(self, a) -> float:
+        return 0.0
+
+    def _s_stop(self, a) -> float:
+        return 0.0
+
+    def _s_chain(self, a) -> float:
+        st = self.st
+        o = st.at(a[1])
+        if o is None:
+            return -0.1 if a[1] in self._danger() else 0.05
+        p = win_chance(0, st.stack[-1].data["power"], st.defense(o))
+        return p * (VALUE[o.kind] or GENERAL_HIT) - 0.2
+
+    def _value(self, o: "Army") -> float:
+        if o.kind == "K":
+            return GENERAL_HIT
+        return VALUE[o.kind] + 0.3 * (self.st.offense(o) + self.st.defense(o)) + 0.5 * sum(o.maxs)
+
+    def _s_train(self, a) -> float:
+        st = self.st
+        army = st.armies[a[2]]
+        card = st.card(a[1])
+        if army.kind == "K":
+            return 3.0 + (1.0 if sum(army.maxs) < 6 else 0.0)
+        base = 2.0 + 0.2 * VALUE[army.kind] + (0.5 if army.leader else 0.0) + 0.3 * sum(army.maxs)
+        if card.grants == "longbow":
+            base += 0.3 * sum(1 for t in st.threats(army) if st.at(t) is not None and st.at(t).seat != self.me)
+        return base
+
+    def _s_strategy(self, a) -> float:
+        st = self.st
+        e = st.card(a[1]).effect
+        if e == "unfavorable_war":
+            return 3.0 * (_life(st, self.me) - _life(st, 1 - self.me) - 1)
+        if e == "bows_and_knives":
+            ranged = sum(1 for x in st.armies.values() if x.seat == self.me and "longbow" in x.traits)
+            ranged += sum(1 for n in st.hands[self.me] if st.card(n).effect == "ranged")
+            return 2.0 if ranged else -1.0
+        if e == "caught_off_guard":
+            return 2.5
+        if e == "weather":
+            return 1.0 if any(st.strategy_in_play("weather", 1 - self.me) for _ in (0,)) is False else -1.0
+        return 1.0
+
+    def _s_play(self, a) -> float:
+        st = self.st
+        card = st.card(a[1])
+        p = st.armies[a[2]]
+        o = st.at(a[3])
+        t = card.type
+        if t == "leader":
+            return 1.0 + 0.5 * (card.offense + card.defense) + 0.15 * VALUE[o.kind] - (0.5 if o.kind == "P" else 0)
+        if t == "boon":
+            return (2.0 + 0.2 * VALUE[o.kind]) if card.offense else 1.2
+        if t == "curse":
+            if card.no_attack:
+                return 0.3 + 0.4 * VALUE[o.kind] + 0.3 * st.offense(o)
+            if card.no_rest:
+                return 0.5 + 0.5 * sum(o.maxs)
+            return 0.6
+        e = card.effect
+        if e == "ranged":
+            power = card.power * (2 if st.strategy_in_play("bows_and_knives", self.me) else 1)
+            return attack_chance(st, p, o, "ranged", power) * self._value(o)
+        if e == "without_a_trace":
+            if o.seat == self.me:
+                return -5.0
+            if st.stack:
+                c = st.combats[st.stack[-1].data["cid"]]
+                if o.id == c["att"]:
+                    return self._value(st.armies[c["def"]]) * 0.8 + 1
+            return self._value(o) - 2.0
+        if e == "mind_fog":
+            n = sum(1 for sq in st.threats(p) if st.at(sq) is not None and st.at(sq).seat != self.me
+                    and st.at(sq).leader and not st.at(sq).spent)
+            return 1.5 * n - 0.5
+        if e == "battlefield_dominance":
+            mine = sum(1 for x in st.armies.values() if x.leader and x.seat == self.me)
+            theirs = sum(1 for x in st.armies.values() if x.leader and x.seat != self.me)
+            return 1.2 * (mine - theirs) - 0.5
+        if e == "know_thy_enemy":
+            return 1.2 * sum(1 for m in p.maxs if m > 0) - 0.5
+        if e == "against_all_odds":
+            x = sum((1 if e2.seat != self.me else -1) for e2 in st.armies.values() if e2 is not p and p.sq in st.threats(e2))
+            return 1.5 * x - 0.5
+        if e == "second_wind":
+            if st.stack:
+                return 1.0 if "Ambush" in st.hands[self.me] else -0.5
+            return 1.0
+        if e == "hold_the_line":
+            c = st.combats[st.stack[-1].data["cid"]]
+            if c["a"] > c["d"] + 2:
+                return -0.5
+            return self._value(o) - 1.5
+        if e == "ambush":
+            c = st.combats[st.stack[-1].data["cid"]]
+            return attack_chance(st, p, o) * self._value(o) - 0.5 + 0.3 * self._value(st.armies[c["def"]])
+        if e == "disruption":
+            play = st.stack[-1].data["play"]
+            victim = st.at(play["target"]) if play.get("target") is not None else None
+            bad = st.card(play["card"]).cost_total
+            if victim is not None and victim.seat == self.me:
+                bad += self._value(victim)
+            return bad - 3.0
+        return 0.5
+
+    def _s_ability(self, a) -> float:
+        if a[2] == "unyielding":
+            army = self.st.armies[a[1]]
+            if self.st.phase != "opp1":
+                return -1.0
+            targets = [t for t in attack_squares(self.st, army) if self.st.at(t) is not None
+                       and self.st.at(t).seat != self.me]
+            return 0.4 if targets and self.st.defense(self.st.at(targets[0])) > 0 else -0.5
+        return -1.0
+
+    def _s_volley(self, a) -> float:
+        st = self.st
+        o = st.at(a[2])
+        power = 2 if st.strategy_in_play("bows_and_knives", self.me) else 1
+        return attack_chance(st, st.armies[a[1]], o, "ranged", power) * self._value(o) - 0.2
+
+    def _s_calm(self, a) -> float:
+        return -0.2
+
+    def _s_break(self, a) -> float:
+        army = self.st.armies[a[1]]
+        return 0.4 * sum(army.maxs) - 1.0
+
+    def _s_exempt(self, a) -> float:
+        return 5.0
+
+    def _s_politician(self, a) -> float:
+        return 6.0
+
+    def _s_discard(self, a) -> float:
+        return -self.st.card(a[1]).cost_total

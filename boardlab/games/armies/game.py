@@ -1,0 +1,87 @@
+"""Armies: chess with a deck of cards (seed 002).
+
+>>> from boardlab.games.armies.game import ArmiesGame
+>>> st = ArmiesGame(variant="chess").new_state(seed=1)
+>>> st.roles(), len(st.legal_actions())
+(('white', 'black'), 21)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from boardlab.engine import Game, Option, Variant
+
+from .content import CARDS_FILE, builtin_decks, load_cards, load_deck
+from .rules import ArmiesState
+
+
+class ArmiesGame(Game):
+    id = "armies"
+    name = "Armies"
+    description = (
+        "Chess meets a trading-card game: every piece is an army that carries leaders, boons and curses "
+        "and earns skill in five domains of war; captures are dice battles, techniques interrupt the "
+        "opponent, and a General only falls when it can no longer pay for its defeats."
+    )
+    min_players = max_players = default_players = 2
+    hidden_information = True
+    chance = True
+    default_max_turns = 400
+    state_class = ArmiesState
+    rules_doc = "docs/rules/armies.md"
+    options = (
+        Option("white_deck", "gnar-lorin", "White's deck: a shipped deck name (gnar-lorin, ethyr-shives, "
+               "tor-archers) or the path of a .deck file.", "str"),
+        Option("black_deck", "tor-archers", "Black's deck: a shipped deck name or the path of a .deck file.", "str"),
+        Option("no_deck", False, "Play without cards: plain chess with binary-dice combat.", "bool"),
+        Option("cards_file", "", "Load the card table from this JSON file instead of the shipped one.", "str"),
+        Option("first", "white", "Who moves first: white, or roll dice.", "str", choices=("white", "roll")),
+        Option("dice", "d6", "Binary dice: d6 (4-6 count 1) or coin flips.", "str", choices=("d6", "coin")),
+        Option("hand_size", 7, "Cards drawn at the start of the game.", "int", low=0, high=20, tunable=True),
+        Option("trainings_per_turn", 0, "Training cards a player may play per turn (0 = no limit).", "int",
+               low=0, high=10, tunable=True),
+        Option("deck_out", "skip", "Drawing from an empty deck: skip the draw, lose, or reshuffle the discards.",
+               "str", choices=("skip", "lose", "reshuffle")),
+        Option("windows", "able", "Response windows open only when the responder could respond (able) or "
+               "at every opportunity (always: hides whether a technique is held).", "str", choices=("able", "always")),
+    )
+    variants = (
+        Variant("standard", "The rules as written: white moves first, shipped decks (Gnar Vanguard vs Torani Archers)."),
+        Variant("roll-first", "The players roll to see who goes first.", {"first": "roll"}),
+        Variant("chess", "No decks: unenhanced armies, plain chess with binary-dice combat.", {"no_deck": True}),
+        Variant("one-training", "At most one Training card per turn (like lands).", {"trainings_per_turn": 1}),
+        Variant("hidden-windows", "Every response window opens, so passing reveals nothing.", {"windows": "always"}),
+        Variant("witch-vs-cavalry", "Witch and Woodsman (Ethyr/Shives) against Gnar Vanguard.",
+                {"white_deck": "ethyr-shives", "black_deck": "gnar-lorin"}),
+    )
+    agents = {"heuristic": "boardlab.games.armies.agents:HeuristicAgent"}
+    personas = {
+        "aggressive": {"material": 1.0, "general_threat": 2.0, "attacks": 1.0, "general_life": 0.5},
+        "cautious": {"material": 1.0, "general_life": 2.0, "general_safety": 1.5, "cards": 0.5},
+        "mystic": {"material": 0.7, "skill": 1.5, "cards": 1.0, "leaders": 1.5, "general_life": 1.0},
+    }
+
+    def load_content(self) -> None:
+        opts = self.option_values
+        self.cards = load_cards(opts["cards_file"] or CARDS_FILE)
+        self.use_cards = not opts["no_deck"]
+        if self.use_cards:
+            lists = [load_deck(opts["white_deck"], self.cards), load_deck(opts["black_deck"], self.cards)]
+            self.deck_lists = tuple(d.cards for d in lists)
+            self.deck_names = tuple(d.name for d in lists)
+        else:
+            self.deck_lists = ((), ())
+            self.deck_names = ("", "")
+
+    def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+        from .view import build_scene
+
+        return build_scene(self, view, actions)
+
+    def seat_names(self) -> list[str]:
+        return ["White", "Black"]
+
+    @staticmethod
+    def shipped_decks() -> list[str]:
+        return builtin_decks()

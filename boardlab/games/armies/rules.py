@@ -1,0 +1,724 @@
+"""Armies rules: the board, the turn, moves, combat and winning.
+
+Reads in the order of the seed: armies on a chessboard; the turn (First
+Opportunity, Move, Second Opportunity, Rest); combat with binary dice;
+winning by beating the General when it cannot pay.  Cards live in
+:mod:`boardlab.games.armies.cards`.
+
+**Flow.**  Decisions are :class:`Prompt`\\ s on ``self.stack`` (setup, paying
+skill, response windows, cavalry chains, the General's losses).  Work that
+continues after a decision is a *frame* (a small dict with an ``"op"``) on
+``self.pending``; :meth:`ArmiesState._run` processes frames until a decision
+is needed.  Without prompts or frames, the active seat acts in its phase:
+
+* ``opp1`` (First Opportunity): play cards and abilities, or make the move
+  (``("move", from, to, promo)``) or skip it (``("pass",)``) which enters the
+  Move phase and then the Second Opportunity;
+* ``opp2`` (Second Opportunity): play cards and abilities, or rest an army
+  (``("rest", id)``) or not (``("end",)``), which ends the turn (draw, end of
+  turn effects).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardlab.engine import Prompt, Results, State, record, win_results
+
+from . import board as B
+from . import cards as C
+from .content import DOMAINS
+
+SEATS = ("white", "black")
+
+
+@record
+class Army:
+    """A piece and everything attached to it (the General is ``kind == "K"``)."""
+
+    __slots__ = ("id", "seat", "kind", "sq", "moved", "skill", "maxs", "leader", "spent", "hope",
+                 "attached", "traits", "temp", "calmed")
+
+    def __init__(self, id: int, seat: int, kind: str, sq: int) -> None:
+        self.id = id
+        self.seat = seat
+        self.kind = kind
+        self.sq = sq
+        self.moved = False
+        self.skill = [0, 0, 0, 0, 0]
+        self.maxs = [0, 0, 0, 0, 0]
+        self.leader: str | None = None
+        self.spent = False
+        self.hope = 0
+        self.attached: list[tuple[str, int]] = []  # (card name, owner seat): boons and curses
+        self.traits: list[str] = []  # from Training: "longbow", "guerrilla"
+        self.temp = 0  # offense until end of turn
+        self.calmed = False  # cannot move or attack this turn (Unholy Bloodthirst)
+
+    def __repr__(self) -> str:
+        return f"Army({self.id}, {SEATS[self.seat]} {B.PIECE_NAMES[self.kind]} {B.square_name(self.sq)})"
+
+
+class ArmiesState(State):
+    __slots__ = ("board", "armies", "next_id", "hands", "decks", "discards", "removed", "revealed",
+                 "strategies", "active", "phase", "major_used", "trained", "ep", "winner", "reason",
+                 "first", "pending", "combats", "exempt", "counts", "move_caps", "last_move")
+
+    # -- setup -------------------------------------------------------------
+    def _setup(self) -> None:
+        g = self.game
+        self.board = [None] * 64
+        self.armies = {}
+        self.next_id = 1
+        for seat, kind, sq in B.initial_layout():
+            a = Army(self.next_id, seat, kind, sq)
+            self.armies[a.id] = a
+            self.board[sq] = a.id
+            self.next_id += 1
+        self.hands = [[], []]
+        self.decks = [list(g.deck_lists[0]), list(g.deck_lists[1])]
+        for d in self.decks:
+            self.rng.shuffle(d)
+        self.discards = [[], []]
+        self.removed = [[], []]
+        self.revealed = [[], []]
+        self.strategies = []  # [uid, name, owner, tokens]
+        self.active = 0
+        self.phase = "setup"
+        self.major_used = False
+        self.trained = 0
+        self.ep = None  # (square passed over, owner seat, pawn id)
+        self.winner = None
+        self.reason = ""
+        self.first = 0
+        self.pending = [{"op": "start"}]
+        self.combats = {}
+        self.exempt = []
+        self.counts = {}
+        self.move_caps = 0
+        self.last_move = None
+        if g.use_cards:
+            self.stack.append(Prompt(1, "setup", None))
+            self.stack.append(Prompt(0, "setup", None))
+        else:
+            for a in self.armies.values():
+                if a.kind == "K":
+                    a.maxs = [1, 1, 1, 0, 0]
+                    a.skill = [1, 1, 1, 0, 0]
+        self._run()
+
+    def _start(self) -> None:
+        g = self.game
+        for seat in (0, 1):
+            for _ in range(g.option_values["hand_size"]):
+                self.draw(seat, initial=True)
+        if g.option_values["first"] == "roll":
+            while True:
+                r = [self.rng.roll(6), self.rng.roll(6)]
+                self.emit(f"White rolls {r[0]}, Black rolls {r[1]} for the first turn.", {"roll": r})
+                if r[0] != r[1]:
+                    break
+            self.first = 0 if r[0] > r[1] else 1
+        self.emit(f"{SEATS[self.first].capitalize()} moves first.", {"first": self.first})
+        self.active = 1 - self.first
+        self._next_turn()
+
+    # -- small helpers -------------------------------------------------------
+    def card(self, name: str):
+        return self.game.cards[name]
+
+    def count(self, key: str, seat: int, n: int = 1) -> None:
+        c = self.counts.get(key)
+        if c is None:
+            c = self.counts[key] = [0, 0]
+        c[seat] += n
+
+    def at(self, sq: int) -> Army | None:
+        i = self.board[sq]
+        return None if i is None else self.armies[i]
+
+    def general(self, seat: int) -> Army:
+        for a in self.armies.values():
+            if a.kind == "K" and a.seat == seat:
+                return a
+        raise AssertionError("no General")  # pragma: no cover
+
+    def has_trait(self, a: Army, trait: str) -> bool:
+        return trait in a.traits or (a.leader is not None and trait in self.card(a.leader).traits)
+
+    def has_flag(self, a: Army, flag: str) -> bool:
+        return any(getattr(self.card(n), flag) for n, _ in a.attached)
+
+    def strategy_in_play(self, effect: str, owner: int | None = None) -> bool:
+        for _uid, name, own, _t in self.strategies:
+            if self.card(name).effect == effect and (owner is None or own == owner):
+                return True
+        return False
+
+    def offense(self, a: Army) -> int:
+        off = a.hope + a.temp
+        if a.leader is not None:
+            off += self.card(a.leader).offense
+        for n, _ in a.attached:
+            off += self.card(n).offense
+        return off
+
+    def defense(self, a: Army) -> int:
+        d = a.hope
+        if a.leader is not None:
+            d += self.card(a.leader).defense
+        for n, _ in a.attached:
+            d += self.card(n).defense
+        if self.strategies and self.strategy_in_play("bows_and_knives", a.seat):
+            d = min(d, 1)
+        return d
+
+    def untargetable(self, a: Army) -> bool:
+        return a.leader is not None and self.card(a.leader).untargetable
+
+    def move_limit(self, kind: str) -> int:
+        if kind != "N" and self.strategies and self.strategy_in_play("weather"):
+            return 1
+        return 7
+
+    def threat_limit(self, a: Army) -> int:
+        if a.kind != "N" and self.strategies:
+            for _uid, name, own, _t in self.strategies:
+                if own != a.seat and self.card(name).effect == "weather":
+                    return 1
+        return 7
+
+    def threats(self, a: Army) -> list[int]:
+        """Squares ``a`` threatens for playing cards (the General threatens like a queen)."""
+        return B.threats(self.board, a.kind, a.sq, a.seat, self.threat_limit(a))
+
+    def threat_map(self, seat: int) -> dict[int, list[int]]:
+        return {a.id: self.threats(a) for a in self.armies.values() if a.seat == seat}
+
+    def can_attack(self, a: Army) -> bool:
+        if a.calmed or (a.leader is not None and a.spent):
+            return False
+        return not (a.attached and self.has_flag(a, "no_attack"))
+
+    # -- drawing ---------------------------------------------------------------
+    def draw(self, seat: int, initial: bool = False) -> bool:
+        """Draw a card (Caught Off Guard may replace it); returns whether a card was drawn."""
+        if not initial and self.strategies:
+            for s in self.strategies:
+                if s[2] != seat and self.card(s[1]).effect == "caught_off_guard" and s[3] > 0:
+                    s[3] -= 1
+                    self.count("rule:surprise_token", s[2])
+                    self.emit(f"{SEATS[seat].capitalize()}'s draw is replaced: a Surprise token is removed.", {"seat": seat})
+                    if s[3] == 0:
+                        self.destroy_strategy(s[0])
+                    return False
+        deck = self.decks[seat]
+        if not deck:
+            rule = self.game.option_values["deck_out"]
+            self.count("rule:deck_out", seat)
+            if rule == "lose" and not initial:
+                self.end_game(1 - seat, f"{SEATS[seat]} had to draw from an empty deck")
+                return False
+            if rule == "reshuffle" and self.discards[seat]:
+                deck.extend(self.discards[seat])
+                self.discards[seat] = []
+                self.rng.shuffle(deck)
+                self.emit(f"{SEATS[seat].capitalize()} shuffles the discard pile into a new deck.")
+            else:
+                self.emit(f"{SEATS[seat].capitalize()} cannot draw: the deck is empty.")
+                return False
+        card = deck.pop()
+        self.hands[seat].append(card)
+        self.emit(f"{SEATS[seat].capitalize()} draws a card.", {"seat": seat}, to=[seat],
+                  private_text=f"You draw {card}.", private_data={"seat": seat, "card": card})
+        return True
+
+    def to_hand(self, seat: int, name: str) -> None:
+        self.hands[seat].append(name)
+        self.revealed[seat].append(name)
+
+    def from_hand(self, seat: int, name: str) -> None:
+        self.hands[seat].remove(name)
+        if name in self.revealed[seat]:
+            self.revealed[seat].remove(name)
+
+    def discard_from_play(self, name: str, owner: int) -> None:
+        if self.card(name).returns:
+            self.to_hand(owner, name)
+            self.count("rule:return_to_hand", owner)
+            self.emit(f"{name} returns to its owner's hand.", {"card": name, "seat": owner})
+        else:
+            self.discards[owner].append(name)
+
+    def destroy_strategy(self, uid: int) -> None:
+        for i, s in enumerate(self.strategies):
+            if s[0] == uid:
+                del self.strategies[i]
+                self.discard_from_play(s[1], s[2])
+                self.emit(f"{s[1]} is destroyed.", {"card": s[1]})
+                return
+
+    def drop_leader(self, a: Army) -> None:
+        """The leader leaves play (to its owner's discard), with Hope tokens and Leader Boons."""
+        if a.leader is None:
+            return
+        self.discard_from_play(a.leader, a.seat)
+        a.leader = None
+        a.spent = False
+        a.hope = 0
+        keep = []
+        for n, owner in a.attached:
+            if self.card(n).restriction == "leader":
+                self.discard_from_play(n, owner)
+            else:
+                keep.append((n, owner))
+        a.attached = keep
+
+    def destroy(self, a: Army, removed: bool = False) -> None:
+        """Take an army off the board; its cards go to discard piles (or out of the game)."""
+        self.board[a.sq] = None
+        del self.armies[a.id]
+        cards = ([(a.leader, a.seat)] if a.leader else []) + list(a.attached)
+        for n, owner in cards:
+            if removed:
+                self.removed[owner].append(n)
+            else:
+                self.discard_from_play(n, owner)
+        if self.ep is not None and self.ep[2] == a.id:
+            self.ep = None
+
+    def place(self, a: Army, sq: int) -> None:
+        self.board[a.sq] = None
+        self.board[sq] = a.id
+        a.sq = sq
+
+    def rest(self, a: Army) -> None:
+        a.skill = list(a.maxs)
+        a.spent = False
+
+    def end_game(self, winner: int, reason: str) -> None:
+        if self.winner is None:
+            self.winner = winner
+            self.reason = reason
+            self.phase = "over"
+            self.stack.clear()
+            self.pending.clear()
+            self.emit(f"{SEATS[winner].capitalize()} wins: {reason}.", {"winner": winner})
+
+    def general_loses(self, seat: int, why: str) -> None:
+        """Queue the General's loss of one skill point (a lost battle or Unfavorable War)."""
+        self.pending.append({"op": "glose", "seat": seat, "why": why})
+
+    # -- moves -----------------------------------------------------------------
+    def piece_moves(self, a: Army, out: list) -> None:
+        """Append the chess moves of ``a`` as ``("move", from, to, promo)`` (see the ledger)."""
+        if a.calmed:
+            return
+        board, seat, sq, kind = self.board, a.seat, a.sq, a.kind
+        limit = self.move_limit(kind)
+        attack = self.can_attack(a)
+        stealth = self.has_trait(a, "stealth")
+
+        def enemy(t: int) -> bool:
+            i = board[t]
+            return i is not None and self.armies[i].seat != seat
+
+        if kind == "P":
+            step = B.pawn_step(seat)
+            last = 7 if seat == 0 else 0
+            start = 1 if seat == 0 else 6
+            rank = sq >> 3
+            promos = lambda t: B.PROMOTIONS if (t >> 3) == last else ("",)  # noqa: E731
+            one = sq + step
+            can_double = limit > 1 and (rank == start or self.strategy_in_play("double_march", seat))
+            two = one + step
+            if board[one] is None:
+                for p in promos(one):
+                    out.append(("move", sq, one, p))
+            if can_double and 0 <= two < 64 and board[two] is None and (board[one] is None or stealth):
+                for p in promos(two):
+                    out.append(("move", sq, two, p))
+            if attack:
+                ep = self.ep
+                for t in B.pawn_attacks(sq, seat):
+                    if enemy(t):
+                        for p in promos(t):
+                            out.append(("move", sq, t, p))
+                    elif ep is not None and t == ep[0] and ep[1] != seat and board[t] is None \
+                            and not self.strategy_in_play("double_march", 1 - seat):
+                        out.append(("move", sq, t, ""))
+            return
+        if kind == "N":
+            for t in B.KNIGHT[sq]:
+                if board[t] is None or (attack and enemy(t)):
+                    out.append(("move", sq, t, ""))
+            return
+        if kind == "K":
+            for t in B.KING[sq]:
+                if board[t] is None or (attack and enemy(t)):
+                    out.append(("move", sq, t, ""))
+            if not a.moved and limit > 1:
+                for rook_sq, between, to in self._castles(seat):
+                    r = self.at(rook_sq)
+                    if r is not None and r.kind == "R" and r.seat == seat and not r.moved \
+                            and sq == (4 if seat == 0 else 60) and all(board[b] is None for b in between):
+                        out.append(("move", sq, to, ""))
+            return
+        rays = B.RAYS[sq]
+        for d in B.LINE_DIRS[kind]:
+            jumped = False
+            for i, t in enumerate(rays[d]):
+                if i >= limit:
+                    break
+                if board[t] is None:
+                    out.append(("move", sq, t, ""))
+                    continue
+                if not jumped and attack and enemy(t):
+                    out.append(("move", sq, t, ""))
+                if not stealth:
+                    break
+                jumped = True
+
+    @staticmethod
+    def _castles(seat: int) -> tuple:
+        base = 0 if seat == 0 else 56
+        return ((base + 7, (base + 5, base + 6), base + 6), (base, (base + 1, base + 2, base + 3), base + 2))
+
+    def move_actions(self, seat: int) -> list:
+        out: list = []
+        for a in self.armies.values():
+            if a.seat == seat:
+                self.piece_moves(a, out)
+        must = [a.sq for a in self.armies.values()
+                if a.seat == seat and not a.calmed and a.attached and self.has_flag(a, "bloodthirst")]
+        if must:
+            forced = [m for m in out if m[1] in must]
+            if forced:
+                return forced
+        out.append(("pass",))
+        return out
+
+    def do_move(self, action: tuple) -> None:
+        _, f, t, promo = action
+        a = self.at(f)
+        a.moved = True
+        self.phase = "moving"
+        self.move_caps = 0
+        self.last_move = (f, t)
+        self.pending.append({"op": "end_move", "army": a.id})
+        target = self.at(t)
+        if target is not None:
+            self.start_combat(a, target, "melee", land=t, promo=promo, in_move=True)
+            return
+        if a.kind == "P" and (f & 7) != (t & 7):  # en passant
+            victim = self.armies[self.ep[2]]
+            self.count("rule:en_passant", a.seat)
+            self.start_combat(a, victim, "melee", land=t, promo=promo, in_move=True, ep=True)
+            return
+        if a.kind == "K" and abs(t - f) == 2:
+            rook_from, rook_to = (f + 3, f + 1) if t > f else (f - 4, f - 1)
+            rook = self.at(rook_from)
+            rook.moved = True
+            self.place(rook, rook_to)
+            self.count("rule:castle", a.seat)
+        self.place(a, t)
+        self.emit(f"{SEATS[a.seat].capitalize()} {B.PIECE_NAMES[a.kind]} {B.square_name(f)}-{B.square_name(t)}.",
+                  {"from": f, "to": t})
+        if a.kind == "P" and abs(t - f) == 16:
+            self.ep = ((f + t) // 2, a.seat, a.id)
+        if promo:
+            self.promote(a, promo)
+
+    def promote(self, a: Army, promo: str) -> None:
+        a.kind = promo.upper()
+        self.count("rule:promotion", a.seat)
+        self.emit(f"The pawn on {B.square_name(a.sq)} is promoted to a {B.PIECE_NAMES[a.kind]}.", {"sq": a.sq})
+
+    # -- combat ----------------------------------------------------------------
+    def start_combat(self, att: Army, dfn: Army, kind: str, *, land: int | None = None, promo: str = "",
+                     power: int | None = None, in_move: bool = False, ep: bool = False, window: bool = True) -> int:
+        """Queue an attack: response window, dice, after-dice window, outcome."""
+        cid = self.next_id
+        self.next_id += 1
+        self.combats[cid] = {
+            "att": att.id, "def": dfn.id, "aseat": att.seat, "kind": kind, "from": att.sq, "to": dfn.sq,
+            "land": dfn.sq if land is None else land, "promo": promo, "power": power, "in_move": in_move,
+            "ep": ep, "a": None, "d": None, "htl": 0,
+        }
+        self.count("rule:attack" if kind != "ranged" else "rule:ranged_attack", att.seat)
+        self.emit(f"{SEATS[att.seat].capitalize()} {B.PIECE_NAMES[att.kind]} on {B.square_name(att.sq)} attacks "
+                  f"{B.square_name(dfn.sq)} ({kind}).", {"att": att.sq, "def": dfn.sq, "kind": kind})
+        self.pending.append({"op": "outcome", "cid": cid})
+        self.pending.append({"op": "after_dice", "cid": cid})
+        self.pending.append({"op": "roll", "cid": cid})
+        if window:
+            self.pending.append({"op": "attack_window", "cid": cid})
+        return cid
+
+    def combat_valid(self, c: dict) -> bool:
+        a = self.armies.get(c["att"])
+        d = self.armies.get(c["def"])
+        return a is not None and d is not None and a.sq == c["from"] and d.sq == c["to"]
+
+    def binary_dice(self, n: int) -> list[int]:
+        if self.game.option_values["dice"] == "coin":
+            return [self.rng.below(2) for _ in range(n)]
+        return [self.rng.roll(6) for _ in range(n)]
+
+    def successes(self, faces: list[int]) -> int:
+        if self.game.option_values["dice"] == "coin":
+            return sum(faces)
+        return sum(1 for f in faces if f >= 4)
+
+    def roll_combat(self, c: dict) -> None:
+        att, dfn = self.armies[c["att"]], self.armies[c["def"]]
+        if c["power"] is not None:
+            af, a = [], c["power"]
+        else:
+            af = self.binary_dice(self.offense(att))
+            a = self.successes(af) + (0 if c["kind"] == "ranged" else 1)
+        df = self.binary_dice(self.defense(dfn))
+        d = self.successes(df)
+        c["a"], c["d"] = a, d
+        self.emit(f"Attack {a} against defense {d}.", {"attack": a, "defense": d, "att_dice": af, "def_dice": df})
+
+    def resolve_combat(self, c: dict) -> None:
+        att, dfn = self.armies[c["att"]], self.armies[c["def"]]
+        kind, margin = c["kind"], c["a"] - c["d"]
+        moves = kind in ("melee", "chain")
+        if margin > 0:
+            self.count("rule:battle_won", att.seat)
+            if dfn.kind == "K":
+                self.count("rule:general_battle_lost", dfn.seat)
+                self.emit(f"The {SEATS[dfn.seat]} General loses the battle.", {"seat": dfn.seat})
+                if moves or kind == "ambush":
+                    self.fall_back(att, c)
+                self.general_loses(dfn.seat, "battle")
+                return
+            self.emit(f"The {B.PIECE_NAMES[dfn.kind]} on {B.square_name(dfn.sq)} is destroyed.", {"sq": dfn.sq})
+            self.destroy(dfn)
+            if not moves:
+                return
+            self.place(att, c["land"])
+            if c["in_move"]:
+                self.move_caps += 1
+            if c["promo"]:
+                self.promote(att, c["promo"])
+            if (margin > 2 and att.kind in ("Q", "R", "B") and self.has_trait(att, "cavalry")
+                    and self.move_limit(att.kind) > 1 and self.chain_squares(att, c)):
+                self.stack.append(Prompt(att.seat, "chain", {"cid": c["cid"] if "cid" in c else None,
+                                                             "dir": B.direction(c["from"], c["to"]),
+                                                             "power": margin - 1, "army": att.id}))
+            return
+        self.count("rule:attack_failed", att.seat)
+        self.emit("The attack fails.", {"att": att.sq})
+        if moves or kind == "ambush":
+            self.fall_back(att, c)
+
+    def fall_back(self, att: Army, c: dict) -> None:
+        """A failed (or General-blocked) attacker moves next to the defender along the attack line."""
+        if att.kind == "N" or c["ep"]:
+            return
+        d = B.direction(c["from"], c["to"])
+        if d is None:
+            return
+        df, dr = B.DIRS[d]
+        adj = c["to"] - (dr * 8 + df)
+        if adj != att.sq and self.board[adj] is None:
+            self.place(att, adj)
+
+    def chain_squares(self, att: Army, c: dict) -> list[int]:
+        d = B.direction(c["from"], c["to"])
+        out = []
+        for t in B.RAYS[att.sq][d]:
+            o = self.at(t)
+            if o is None:
+                out.append(t)
+                continue
+            if o.seat != att.seat:
+                out.append(t)
+            break
+        return out
+
+    # -- the turn --------------------------------------------------------------
+    def _next_turn(self) -> None:
+        self.active = 1 - self.active
+        self.phase = "opp1"
+        self.major_used = False
+        self.trained = 0
+        self.exempt = []
+        self.begin_turn()
+
+    def _end_turn(self) -> None:
+        seat = self.active
+        self.pending.append({"op": "next_turn"})
+        self.pending.append({"op": "snow"})
+        if not self.game.use_cards:
+            return
+        for uid, name, _own, _t in reversed(self.strategies):
+            if self.card(name).effect == "unfavorable_war" and uid not in self.exempt:
+                self.pending.append({"op": "war", "seat": seat, "uid": uid})
+        self.draw(seat)
+
+    def _run(self) -> None:
+        """Process frames until a decision is needed or the game ends."""
+        pending = self.pending
+        while pending and not self.stack and self.winner is None:
+            f = pending.pop()
+            op = f["op"]
+            if op == "roll":
+                c = self.combats[f["cid"]]
+                if self.combat_valid(c):
+                    self.roll_combat(c)
+            elif op == "after_dice":
+                c = self.combats[f["cid"]]
+                if self.combat_valid(c) and c["a"] > c["d"]:
+                    C.open_window(self, "after_dice", f["cid"])
+            elif op == "outcome":
+                c = self.combats.pop(f["cid"])
+                c["cid"] = f["cid"]
+                if self.combat_valid(c):
+                    self.resolve_combat(c)
+            elif op == "attack_window":
+                if self.combat_valid(self.combats[f["cid"]]):
+                    C.open_window(self, "attack", f["cid"])
+            elif op == "resolve":
+                C.resolve(self, f)
+            elif op == "end_move":
+                a = self.armies.get(f["army"])
+                if a is not None and self.move_caps and any(self.card(n).capture_rest for n, _ in a.attached):
+                    self.rest(a)
+                    self.count("rule:spirit_rest", a.seat)
+                    self.emit("Spirit of Fire: the army rests after its capture.", {"sq": a.sq})
+                self.phase = "opp2"
+            elif op == "glose":
+                self._general_loss(f["seat"], f["why"])
+            elif op == "war":
+                if any(s[0] == f["uid"] for s in self.strategies):
+                    self.count("rule:unfavorable_war", f["seat"])
+                    self._general_loss(f["seat"], "war")
+            elif op == "snow":
+                for s in list(self.strategies):
+                    if self.card(s[1]).effect == "weather":
+                        s[3] -= 1
+                        if s[3] <= 0:
+                            self.destroy_strategy(s[0])
+            elif op == "next_turn":
+                for a in self.armies.values():
+                    a.temp = 0
+                    a.calmed = False
+                if self.ep is not None and self.ep[1] != self.active:
+                    self.ep = None
+                self._next_turn()
+            elif op == "start":
+                self._start()
+            else:  # pragma: no cover
+                raise AssertionError(op)
+
+    def _general_loss(self, seat: int, why: str) -> None:
+        g = self.general(seat)
+        options = [d for d in range(5) if g.maxs[d] > 0]
+        if not options:
+            self.end_game(1 - seat, "the General lost a battle it could not pay for" if why == "battle"
+                          else "Unfavorable War: the General could not pay")
+            return
+        if len(options) == 1 or not self.game.use_cards:
+            self._reduce_general(g, options[0])
+        else:
+            self.stack.append(Prompt(seat, "general_loss", {"why": why}))
+
+    def _reduce_general(self, g: Army, d: int) -> None:
+        g.maxs[d] -= 1
+        g.skill[d] = min(g.skill[d], g.maxs[d])
+        self.emit(f"The {SEATS[g.seat]} General permanently loses a {DOMAINS[d]} skill point.",
+                  {"seat": g.seat, "domain": DOMAINS[d]})
+
+    # -- hooks -----------------------------------------------------------------
+    def _current_seat(self) -> int:
+        return self.active
+
+    def _legal_actions(self) -> list:
+        if self.stack:
+            p = self.stack[-1]
+            return C.prompt_actions(self, p)
+        seat = self.active
+        out = C.own_plays(self, seat)
+        if self.phase == "opp1":
+            out.extend(self.move_actions(seat))
+        else:
+            for a in self.armies.values():
+                if a.seat == seat and (a.skill != a.maxs or (a.leader and a.spent)) \
+                        and not (a.attached and self.has_flag(a, "no_rest")):
+                    out.append(("rest", a.id))
+            out.append(("end",))
+        return out
+
+    def _apply(self, action: tuple) -> None:
+        if self.stack:
+            C.answer_prompt(self, action)
+        else:
+            kind = action[0]
+            if kind == "move":
+                self.do_move(action)
+            elif kind == "pass":
+                self.phase = "opp2"
+            elif kind == "rest":
+                a = self.armies[action[1]]
+                self.rest(a)
+                self.count("rule:rest", a.seat)
+                self.emit(f"{SEATS[a.seat].capitalize()} rests the army on {B.square_name(a.sq)}.", {"sq": a.sq})
+                self._end_turn()
+            elif kind == "end":
+                self._end_turn()
+            else:
+                C.start_action(self, action)
+        self._run()
+
+    def _is_over(self) -> bool:
+        return self.winner is not None
+
+    def _results(self) -> Results:
+        return win_results(2, [self.winner], self.reason)
+
+    def roles(self) -> tuple[str, ...]:
+        return SEATS
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        from .view import state_view
+
+        return state_view(self, seat)
+
+    def _determinize(self, seat: int, rng) -> None:
+        """Reshuffle the unseen cards: the opponent's hand (except revealed cards) with its deck, and our deck."""
+        other = 1 - seat
+        hand = list(self.hands[other])
+        for n in self.revealed[other]:
+            hand.remove(n)
+        pool = hand + self.decks[other]
+        rng.shuffle(pool)
+        self.hands[other] = list(self.revealed[other]) + pool[:len(hand)]
+        self.decks[other] = pool[len(hand):]
+        rng.shuffle(self.decks[seat])
+
+    def describe(self, action: tuple) -> str:
+        from .view import describe
+
+        return describe(self, action)
+
+    def evaluate(self, seat: int) -> float:
+        from .agents import evaluate
+
+        return evaluate(self, seat)
+
+    def features(self, seat: int) -> dict[str, float]:
+        from .agents import features
+
+        return features(self, seat)
+
+    def metrics(self) -> dict[str, list[int]]:
+        return {k: list(v) for k, v in sorted(self.counts.items())}
+
+    def action_tags(self, action: tuple) -> tuple[str, ...]:
+        from .view import action_tags
+
+        return action_tags(self, action)

@@ -1,0 +1,283 @@
+"""What each seat sees (views), action labels and tags, and the scene for renderers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from boardlab.engine.scene import status_line
+
+from . import board as B
+from .content import DOMAIN_NAMES, DOMAINS, cost_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import ArmiesState
+
+SEATS = ("white", "black")
+GLYPHS = {
+    (0, "K"): "\u2654", (0, "Q"): "\u2655", (0, "R"): "\u2656", (0, "B"): "\u2657", (0, "N"): "\u2658", (0, "P"): "\u2659",
+    (1, "K"): "\u265a", (1, "Q"): "\u265b", (1, "R"): "\u265c", (1, "B"): "\u265d", (1, "N"): "\u265e", (1, "P"): "\u265f",
+}
+PROMPTS = {
+    "setup": "Distribute your General's three skill points",
+    "pay": "Pay the skill cost (or autopay)",
+    "card_window": "Your opponent is playing a card: respond (Disruption) or pass",
+    "attack_window": "You are attacked: respond with a technique or pass",
+    "after_dice": "Dice are rolled: play Hold the Line or pass",
+    "chain": "Cavalry: ride on, attack again, or stop",
+    "general_loss": "Your General lost: choose the domain that loses a skill point",
+    "discard": "Discard a card",
+}
+
+
+def army_view(st: "ArmiesState", a) -> dict[str, Any]:
+    return {
+        "id": a.id, "seat": a.seat, "kind": a.kind, "sq": a.sq, "moved": a.moved,
+        "skill": list(a.skill), "max": list(a.maxs), "leader": a.leader, "spent": a.spent, "hope": a.hope,
+        "attached": [[n, o] for n, o in a.attached], "traits": list(a.traits),
+        "offense": st.offense(a), "defense": st.defense(a), "temp": a.temp, "calmed": a.calmed,
+        "cavalry": st.has_trait(a, "cavalry"),
+    }
+
+
+def state_view(st: "ArmiesState", seat: int | None) -> dict[str, Any]:
+    prompt = None
+    if st.stack:
+        p = st.stack[-1]
+        prompt = {"kind": p.kind, "seat": p.seat}
+        if p.kind in ("pay", "card_window"):
+            play = p.data["play"]
+            prompt["card"] = play.get("card", "")
+            prompt["target"] = play.get("target")
+            if p.kind == "pay":
+                prompt["need"] = cost_text(tuple(p.data["need"]))
+        elif p.kind in ("attack_window", "after_dice"):
+            c = st.combats[p.data["cid"]]
+            prompt.update({k: c[k] for k in ("from", "to", "kind", "a", "d", "power")})
+        elif p.kind == "chain":
+            prompt["power"] = p.data["power"]
+    return {
+        "armies": [army_view(st, a) for a in sorted(st.armies.values(), key=lambda a: a.id)],
+        "hand": sorted(st.hands[seat]) if seat is not None else None,
+        "hand_sizes": [len(h) for h in st.hands],
+        "revealed": [sorted(r) for r in st.revealed],
+        "deck_sizes": [len(d) for d in st.decks],
+        "discards": [list(d) for d in st.discards],
+        "removed": [list(d) for d in st.removed],
+        "strategies": [{"uid": u, "card": n, "owner": o, "tokens": t} for u, n, o, t in st.strategies],
+        "active": st.active, "phase": st.phase, "major_used": st.major_used, "trained": st.trained,
+        "en_passant": st.ep[0] if st.ep else None, "first": st.first, "exempt": list(st.exempt),
+        "winner": st.winner, "reason": st.reason, "prompt": prompt, "last_move": list(st.last_move) if st.last_move else None,
+        "deck_names": list(st.game.deck_names),
+    }
+
+
+def _army_label(st, army_id) -> str:
+    a = st.armies.get(army_id)
+    if a is None:
+        return "?"
+    return f"{B.PIECE_NAMES[a.kind]} {B.square_name(a.sq)}"
+
+
+def describe(st: "ArmiesState", action: tuple) -> str:
+    k = action[0]
+    if k == "move":
+        f, t, promo = action[1], action[2], action[3]
+        occ = st.at(t)
+        verb = "attacks" if occ is not None or (st.at(f) and st.at(f).kind == "P" and (f & 7) != (t & 7)) else "to"
+        extra = f" (promote to {B.PIECE_NAMES[promo.upper()]})" if promo else ""
+        return f"{_army_label(st, st.board[f])} {verb} {B.square_name(t)}{extra}"
+    if k == "play":
+        return f"play {action[1]} through {_army_label(st, action[2])} onto {B.square_name(action[3])}"
+    if k == "train":
+        return f"play {action[1]} on {_army_label(st, action[2])}"
+    if k == "strategy":
+        return f"play strategy {action[1]}"
+    if k == "ability":
+        if action[2] == "blood_sacrifice":
+            return f"Blood Cultist ({_army_label(st, action[1])}): pay E, sacrifice the leader of {_army_label(st, action[3])}"
+        return f"Unyielding Offense ({_army_label(st, action[1])}): pay T, +1 offense"
+    if k == "volley":
+        return f"Longbow volley from {_army_label(st, action[1])} at {B.square_name(action[2])}"
+    if k == "calm":
+        return f"major action: {_army_label(st, action[1])} does not move or attack this turn (Unholy Bloodthirst)"
+    if k == "break":
+        return f"major action + discard 2: destroy Broken Supply Chain on {_army_label(st, action[1])}"
+    if k == "exempt":
+        return "major action + 1 skill: Unfavorable War does not apply this turn"
+    if k == "politician":
+        return f"spend the politician on {_army_label(st, action[2])}: Unfavorable War does not apply this turn"
+    if k == "pay":
+        return f"pay {DOMAIN_NAMES[action[2]]} from {_army_label(st, action[1])}"
+    if k == "autopay":
+        return "pay automatically"
+    if k == "pass":
+        if st.stack:
+            return "pass (no response)"
+        return "do not move"
+    if k == "rest":
+        return f"rest {_army_label(st, action[1])}"
+    if k == "end":
+        return "end the turn without resting"
+    if k == "chain":
+        return f"cavalry continues to {B.square_name(action[1])}"
+    if k == "stop":
+        return "cavalry stops"
+    if k == "lose":
+        return f"the General loses a {DOMAIN_NAMES[action[1]]} point"
+    if k == "discard":
+        return f"discard {action[1]}"
+    if k == "skills":
+        return "General skill " + "+".join(DOMAIN_NAMES[c] for c in action[1])
+    return " ".join(str(x) for x in action)
+
+
+def action_tags(st: "ArmiesState", action: tuple) -> tuple[str, ...]:
+    k = action[0]
+    if k in ("play", "train", "strategy"):
+        return (f"card:{action[1]}",)
+    if k == "move":
+        f, t = action[1], action[2]
+        tags = []
+        a = st.at(f)
+        if st.board[t] is not None or (a is not None and a.kind == "P" and (f & 7) != (t & 7)):
+            tags.append("rule:attack")
+        if a is not None and a.kind == "K" and abs(t - f) == 2:
+            tags.append("rule:castle")
+        if action[3]:
+            tags.append("rule:promotion")
+        return tuple(tags)
+    if k == "ability":
+        return ("rule:" + action[2], "card:" + ("Blood Cultist" if action[2] == "blood_sacrifice" else "Unyielding Offense"))
+    if k == "volley":
+        return ("rule:longbow", "card:Torani Longbow Training")
+    if k in ("calm", "break", "exempt", "politician", "rest", "chain"):
+        return (f"rule:{k}",)
+    return ()
+
+
+# -- scene ------------------------------------------------------------------------------
+def _xy(sq: int) -> tuple[int, int]:
+    return sq & 7, 7 - (sq >> 3)
+
+
+def _cell(sq: int) -> str:
+    x, y = _xy(sq)
+    return f"main:{x},{y}"
+
+
+def _skill_text(skill, maxs) -> str:
+    parts = [f"{d} {skill[i]}/{maxs[i]}" for i, d in enumerate(DOMAINS) if maxs[i] or skill[i]]
+    return ", ".join(parts) if parts else "green"
+
+
+def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+    s = view["state"]
+    cells = []
+    for sq in range(64):
+        x, y = _xy(sq)
+        light = (x + y) % 2 == 0
+        hl = s["last_move"] is not None and sq in s["last_move"]
+        cells.append({"x": x, "y": y, "fill": "#f0d9b5" if light else "#b58863", "highlight": hl,
+                      "label": B.square_name(sq) if y == 7 or x == 0 else ""})
+    items = []
+    for a in s["armies"]:
+        x, y = _xy(a["sq"])
+        badges = []
+        if a["leader"]:
+            badges.append(("L" if not a["spent"] else "l") + (f"+{a['hope']}" if a["hope"] else ""))
+        if a["attached"]:
+            badges.append(str(len(a["attached"])))
+        title = [f"{SEATS[a['seat']]} {B.PIECE_NAMES[a['kind']]} on {B.square_name(a['sq'])}",
+                 f"offense {a['offense']} / defense {a['defense']}", "skill " + _skill_text(a["skill"], a["max"])]
+        if a["leader"]:
+            title.append(f"leader: {a['leader']} ({'spent' if a['spent'] else 'ready'})"
+                         + (f", {a['hope']} Hope" if a["hope"] else ""))
+        for n, o in a["attached"]:
+            title.append(f"{n} (from {SEATS[o]})")
+        if a["traits"]:
+            title.append("trained: " + ", ".join(a["traits"]))
+        if a["calmed"]:
+            title.append("cannot move or attack this turn")
+        items.append({"id": f"a{a['id']}", "x": x, "y": y, "text": GLYPHS[(a["seat"], a["kind"])],
+                      "color": "#fff" if a["seat"] == 0 else "#222", "shape": "circle",
+                      "badge": " ".join(badges), "title": "; ".join(title)})
+    seat = view.get("seat")
+    panels = []
+    for p in (0, 1):
+        g = next((a for a in s["armies"] if a["kind"] == "K" and a["seat"] == p), None)
+        rows = [["General skill", _skill_text(g["skill"], g["max"]) if g else "-"],
+                ["Hand", str(s["hand_sizes"][p])], ["Deck", str(s["deck_sizes"][p])],
+                ["Discard", str(len(s["discards"][p]))]]
+        if s["deck_names"][p]:
+            rows.insert(0, ["Deck list", s["deck_names"][p]])
+        for a in s["armies"]:
+            if a["seat"] == p and a["kind"] != "K" and (any(a["max"]) or a["leader"] or a["attached"]):
+                desc = [_skill_text(a["skill"], a["max"])]
+                if a["leader"]:
+                    desc.append(f"{a['leader']} ({'spent' if a['spent'] else 'ready'})")
+                desc += [n for n, _ in a["attached"]]
+                rows.append([f"{B.PIECE_NAMES[a['kind']]} {B.square_name(a['sq'])}", "; ".join(desc)])
+        for st_ in s["strategies"]:
+            if st_["owner"] == p:
+                tok = f" ({st_['tokens']} tokens)" if st_["tokens"] else ""
+                rows.append(["Strategy", st_["card"] + tok])
+        cards = []
+        if seat == p and s["hand"] is not None:
+            for i, n in enumerate(s["hand"]):
+                c = game.cards[n]
+                cards.append({"id": f"h{i}", "name": n, "text": f"{c.line}, {cost_text(c.cost) or 'free'}: {c.text}"})
+        else:
+            known = list(s["revealed"][p])
+            for i in range(s["hand_sizes"][p]):
+                if i < len(known):
+                    cards.append({"id": f"o{p}_{i}", "name": known[i], "text": "revealed"})
+                else:
+                    cards.append({"id": f"o{p}_{i}", "name": "card", "face_down": True})
+        panels.append({"title": SEATS[p].capitalize(), "seat": p, "active": view.get("acting") == p,
+                       "color": "#eee" if p == 0 else "#333", "rows": rows, "cards": cards})
+    targets = []
+    hand_ids = {}
+    if s["hand"] is not None:
+        for i, n in enumerate(s["hand"]):
+            hand_ids.setdefault(n, f"card:h{i}")
+    by_id = {a["id"]: a for a in s["armies"]}
+    for i, act in enumerate(actions):
+        k = act[0]
+        clicks = None
+        if k == "move":
+            clicks = [_cell(act[1]), _cell(act[2])]
+            if act[3] and act[3] != "q":
+                clicks = None  # under-promotions are chosen from the action list
+        elif k == "play" and act[1] in hand_ids and act[2] in by_id:
+            clicks = [hand_ids[act[1]], _cell(by_id[act[2]]["sq"]), _cell(act[3])]
+        elif k == "train" and act[1] in hand_ids and act[2] in by_id:
+            clicks = [hand_ids[act[1]], _cell(by_id[act[2]]["sq"])]
+        elif k == "strategy" and act[1] in hand_ids:
+            clicks = [hand_ids[act[1]]]
+        elif k in ("rest",) and act[1] in by_id:
+            clicks = [_cell(by_id[act[1]]["sq"])]
+        elif k == "chain":
+            clicks = [_cell(act[1])]
+        if clicks:
+            targets.append({"action": i, "clicks": clicks, "label": ""})
+    phase = {"opp1": "First Opportunity / Move", "opp2": "Second Opportunity / Rest", "setup": "Setup",
+             "moving": "Move", "over": "Game over"}.get(s["phase"], s["phase"])
+    prompt = ""
+    if s["prompt"] is not None and seat is not None and s["prompt"]["seat"] == seat:
+        prompt = PROMPTS.get(s["prompt"]["kind"], "")
+        if s["prompt"].get("card"):
+            prompt += f" ({s['prompt']['card']})"
+        if s["prompt"].get("a") is not None:
+            prompt += f" (attack {s['prompt']['a']} vs defense {s['prompt']['d']})"
+    elif seat is not None and view.get("acting") == seat:
+        prompt = ("Play cards, then move a piece (or pass)" if s["phase"] == "opp1"
+                  else "Play cards, then rest an army or end the turn")
+    return {
+        "title": "Armies",
+        "status": status_line(view, [n.capitalize() for n in SEATS]) + f" - turn {view['turn']}, {phase}"
+        + (" (major action used)" if s["major_used"] else ""),
+        "prompt": prompt,
+        "boards": [{"id": "main", "kind": "grid", "cols": 8, "rows": 8, "cells": cells, "items": items}],
+        "panels": panels,
+        "targets": targets,
+    }
