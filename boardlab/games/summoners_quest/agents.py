@@ -1,0 +1,2 @@
+"""A placeholder; replaced below."""
+from boardlab.agents.simple import RandomAgent as HeuristicAgent

@@ -1,0 +1,66 @@
+"""Summoner's Quest: the game declaration (metadata, options, variants, content)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from boardlab.engine import Game, Option, Variant
+
+from .board import Board, default_board_path
+from .content import load_cards, default_cards_path
+from .rules import SummonersQuestState
+
+
+class SummonersQuestGame(Game):
+    id = "summoners-quest"
+    name = "Summoner's Quest"
+    description = (
+        "Summoners race around a ring of focus points, portals and mana temples, summon creatures "
+        "from Nordic, Japanese, Greek and Amazonian folklore, cast spells and set traps, then open a "
+        "mana gate and fight to hold the Chamber of Victory for three turns or be the last summoner standing."
+    )
+    min_players, max_players, default_players = 2, 4, 4
+    chance = True
+    hidden_information = True
+    default_max_turns = 600
+    state_class = SummonersQuestState
+    rules_doc = "docs/rules/summoners-quest.md"
+    options = (
+        Option("starting_hand", 3, "Cards dealt to each player at setup (the seed is silent).", "int", low=0, high=5, tunable=True),
+        Option("start_mana", 6, "Mana stones each player starts with.", "int", low=1, high=20, tunable=True),
+        Option("mana_recovery", 2, "Used mana stones recovered at the start of each turn.", "int", low=0, high=6, tunable=True),
+        Option("gate_cost", 10, "Mana to open a mana gate.", "int", low=0, high=30, tunable=True),
+        Option("hold_turns", 3, "Turns the chamber of victory must be held.", "int", low=1, high=10, tunable=True),
+        Option("hand_limit", 5, "Most cards in a hand.", "int", low=1, high=10, tunable=True),
+        Option("equip_max", 3, "Most equipment a player has equipped (summoner and summons together).", "int", low=1, high=6, tunable=True),
+        Option("player_status_max", 3, "Most status effects on a summoner at once.", "int", low=1, high=6, tunable=True),
+        Option("ties", "reroll", "Combat ties: both re-roll, or the defender / attacker wins.", "str",
+               choices=("reroll", "defender", "attacker")),
+        Option("cards_file", "", "Path of an alternative card file (empty: the designed 100 cards).", "str"),
+        Option("board_file", "", "Path of an alternative board file (empty: the designed board).", "str"),
+    )
+    variants = (
+        Variant("standard", "The seed's rules with the interpretation ledger's readings (3 starting cards, ties re-rolled)."),
+        Variant("empty-hands", "No starting cards: the seed deals none, so cards come only from focus points.", {"starting_hand": 0}),
+        Variant("defender-ties", "Combat ties go to the defender instead of a re-roll.", {"ties": "defender"}),
+    )
+    agents = {"heuristic": "boardlab.games.summoners_quest.agents:HeuristicAgent"}
+    personas = {
+        "warlord": {"enemy_life": -2.0, "summon_power": 1.5, "life": 0.5},
+        "king-of-the-hill": {"near_chamber": 2.0, "in_centre": 2.0, "hold": 3.0, "mana": 1.0},
+        "collector": {"cards": 1.5, "equipment": 1.5, "mana": 1.0, "life": 1.0},
+    }
+
+    def load_content(self) -> None:
+        opts = self.option_values
+        self.cards = load_cards(opts["cards_file"] or default_cards_path())
+        self.board = Board.load(opts["board_file"] or default_board_path())
+
+    def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+        from .view import build_scene
+
+        return build_scene(self, view, actions)
+
+
+__all__ = ["SummonersQuestGame", "SummonersQuestState", "Path"]

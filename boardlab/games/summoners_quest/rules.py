@@ -1,0 +1,596 @@
+"""Summoner's Quest rules: setup, the turn, movement, landing, combat and victory.
+
+Reads in the seed's order.  A turn is: recover 2 mana (and poison ticks, and
+the chamber hold counts), at-will actions (``pre``), roll 2d6, one movement
+(``move``), the landing sequence (equipment, traps, combat, space effect),
+at-will actions again (``post``), end.  Pending decisions inside the landing
+sequence are prompts on ``self.stack``; ``self.flow`` (landing) and
+``self.combat`` hold the sequence's progress so a saved state resumes exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardlab.engine import Deck, Prompt, Results, State, win_results
+
+from .effects import EffectsMixin
+
+START_LIFE = 10
+
+
+class SummonersQuestState(EffectsMixin, State):
+    __slots__ = (
+        "order", "active", "phase", "dice", "pos", "life", "alive", "start", "mana", "used",
+        "hands", "deck", "status", "equip", "summons", "next_uid", "traps", "gates", "entry",
+        "hold", "used_equip", "used_abilities", "flow", "combat", "usage", "winner", "reason",
+    )
+
+    # -- Setup ----------------------------------------------------------------
+    def _setup(self) -> None:
+        game = self.game
+        n = game.players
+        opts = game.option_values
+        self.pos = [-1] * n
+        self.life = [START_LIFE] * n
+        self.alive = [True] * n
+        self.start = [-1] * n
+        self.mana = [opts["start_mana"]] * n
+        self.used = [0] * n
+        self.status = [[] for _ in range(n)]
+        self.equip = [[] for _ in range(n)]
+        self.summons = {}
+        self.next_uid = 1
+        self.traps = {}
+        self.gates = 0
+        self.entry = {}
+        self.hold = [0] * n
+        self.used_equip = False
+        self.used_abilities = []
+        self.flow = None
+        self.combat = None
+        self.usage = {}
+        self.winner = None
+        self.reason = ""
+        self.dice = ()
+        self.deck = Deck(list(game.cards))
+        self.deck.shuffle(self.rng)
+        self.hands = [self.deck.draw_many(self.rng, opts["starting_hand"]) for _ in range(n)]
+        self.order = self.roll_order(list(range(n)))
+        self.emit("Turn order: " + ", ".join(f"Player {s + 1}" for s in self.order), {"order": list(self.order)})
+        self.phase = "temple"
+        self.active = self.order[0]
+
+    def roll_order(self, seats: list[int]) -> list[int]:
+        """Each seat rolls a d6, highest first; tied seats re-roll among themselves, keeping their place."""
+        rolls = {s: self.rng.roll(6) for s in seats}
+        self.emit("Order rolls: " + ", ".join(f"P{s + 1} {r}" for s, r in rolls.items()), {"rolls": {str(s): r for s, r in rolls.items()}})
+        out: list[int] = []
+        for value in sorted(set(rolls.values()), reverse=True):
+            group = [s for s in seats if rolls[s] == value]
+            out.extend(group if len(group) == 1 else self.roll_order(group))
+        return out
+
+    # -- turn flow ------------------------------------------------------------
+    def _current_seat(self) -> int | None:
+        return self.active
+
+    def start_turn(self, seat: int) -> None:
+        self.active = seat
+        self.begin_turn()
+        self.phase = "pre"
+        self.dice = ()
+        self.used_equip = False
+        self.used_abilities = []
+        k = min(self.game.option_values["mana_recovery"], self.used[seat])
+        self.used[seat] -= k
+        self.mana[seat] += k
+        for p in self.pieces_of(seat):
+            if self.exists(p) and self.has_status(p, "poisoned"):
+                self.emit(f"{self.label(p)} suffers from poison.", {"poison": p})
+                self.damage(p, 1)
+                if self.winner is not None:
+                    return
+        if not self.alive[seat]:
+            self.end_turn()
+            return
+        if self.pos[seat] == self.game.board.chamber:
+            self.hold[seat] += 1
+            self.emit(f"Player {seat + 1} holds the chamber of victory ({self.hold[seat]}).", {"seat": seat, "hold": self.hold[seat]})
+
+    def end_turn(self) -> None:
+        seat = self.active
+        self.flow = None
+        self.combat = None
+        self.stack.clear()
+        for p in self.pieces_of(seat):
+            self.tick_statuses(p)
+        if self.alive[seat] and self.pos[seat] == self.game.board.chamber and self.hold[seat] >= self.game.option_values["hold_turns"]:
+            self.finish(seat, "held the chamber of victory")
+            return
+        i = self.order.index(seat)
+        for j in range(1, len(self.order) + 1):
+            nxt = self.order[(i + j) % len(self.order)]
+            if self.alive[nxt]:
+                self.start_turn(nxt)
+                return
+
+    def tick_statuses(self, pid: str) -> None:
+        if pid[0] == "P":
+            sts = self.status[int(pid[1:])]
+            for st in sts:
+                st[1] -= 1
+            sts[:] = [st for st in sts if st[1] > 0]
+        else:
+            m = self.summons[int(pid[1:])]
+            if m.status:
+                m.status_turns -= 1
+                if m.status_turns <= 0:
+                    m.status, m.status_turns = None, 0
+
+    def finish(self, seat: int, reason: str) -> None:
+        if self.winner is None:
+            self.winner = seat
+            self.reason = reason
+            self.phase = "over"
+            self.stack.clear()
+            self.flow = None
+            self.combat = None
+            self.emit(f"Player {seat + 1} wins: {reason}.", {"winner": seat, "reason": reason})
+
+    def _is_over(self) -> bool:
+        return self.winner is not None
+
+    def _results(self) -> Results:
+        return win_results(self.game.players, [self.winner], self.reason)
+
+    # -- legal actions ----------------------------------------------------------
+    def _legal_actions(self) -> list[tuple]:
+        if self.stack:
+            return self.prompt_actions(self.stack[-1])
+        seat = self.active
+        if self.phase == "temple":
+            taken = set(self.start)
+            return [("temple", t) for t in self.game.board.temples if t not in taken]
+        if self.phase == "move":
+            return self.move_actions(seat) or [("stay",)]
+        acts = self.at_will_actions(seat)
+        acts.append(("roll",) if self.phase == "pre" else ("end",))
+        return acts
+
+    def prompt_actions(self, pr: Prompt) -> list[tuple]:
+        kind, d = pr.kind, pr.data
+        if kind == "trap_victim":
+            return [("victim", p) for p in d["movers"]]
+        if kind == "attack":
+            return [("attack", a, t) for a, t in d["pairs"]]
+        if kind == "defend":
+            return [("defend", u) for u in d["summons"]] + [("no_defend",)]
+        if kind == "precombat":
+            return [("boost", u) for u in self.combat_abilities(pr.seat)] + [("fight",)]
+        if kind == "portal":
+            return [("jump",), ("stay_portal",)]
+        if kind == "hand_full":
+            return [("discard_draw", c) for c in sorted(set(self.hands[pr.seat]))] + [("keep",)]
+        raise AssertionError(kind)  # pragma: no cover
+
+    # -- Movement -------------------------------------------------------------
+    def move_steps(self, pid: str, roll: int) -> int:
+        n = roll + self.passive(pid, "move")
+        card = self.card_of(pid)
+        if card is not None:
+            n += {"swift": 1, "slow": -1}.get(card.move, 0)
+        if self.has_status(pid, "hasted"):
+            n += 2
+        if self.has_status(pid, "slowed"):
+            n -= 2
+        return max(1, n)
+
+    def can_move(self, pid: str) -> bool:
+        return self.pos_of(pid) != self.game.board.chamber and not self.has_status(pid, "stunned")
+
+    def destinations(self, pid: str, n: int, backwards_ok: bool) -> list[tuple[int, int]]:
+        """``(dest, gate)`` pairs: forward paths (gate = -1 or the gate turned into), or backwards (gate -2)."""
+        board = self.game.board
+        p = self.pos_of(pid)
+        seat = self.owner(pid)
+        cost = self.game.option_values["gate_cost"]
+        out: list[tuple[int, int]] = []
+        if not self.has_status(pid, "reversed"):
+            for dest, gate, _ in board.forward(p, n):
+                if gate >= 0 and p < 32 and not (self.gates >> gate & 1) and self.mana[seat] < cost:
+                    continue
+                if gate >= 0 and p >= 32:
+                    gate = -1
+                if (dest, gate) not in out:
+                    out.append((dest, gate))
+        if self.has_status(pid, "reversed") or (backwards_ok and p < 32):
+            out.append((board.backward(p, n), -2))
+        return out
+
+    def move_actions(self, seat: int) -> list[tuple]:
+        roll = sum(self.dice)
+        acts: list[tuple] = []
+        me = f"P{seat}"
+        if self.can_move(me):
+            acts.extend(("move", "P", d, g) for d, g in self.destinations(me, self.move_steps(me, roll), False))
+        for u, m in self.summons.items():
+            sid = f"S{u}"
+            if m.owner != seat or not self.can_move(sid):
+                continue
+            acts.extend(("move", sid, d, g) for d, g in self.destinations(sid, self.move_steps(sid, roll), True))
+            if (m.pos == self.pos[seat] and self.can_move(me) and not self.has_status(me, "reversed")
+                    and not self.has_status(sid, "reversed")):
+                acts.extend(("move", f"B{u}", d, g) for d, g in self.destinations(me, max(1, roll // 2), False) if g != -2)
+        return acts
+
+    def do_move(self, action: tuple) -> None:
+        _, who, dest, gate = action
+        seat = self.active
+        board = self.game.board
+        movers = [f"P{seat}"] if who == "P" else [f"S{who[1:]}"] if who[0] == "S" else [f"P{seat}", f"S{who[1:]}"]
+        lead = movers[0]
+        start = self.pos_of(lead)
+        if gate >= 0 and not (self.gates >> gate & 1):
+            self.spend(seat, self.game.option_values["gate_cost"])
+            self.gates |= 1 << gate
+            self.count("rule:gate_opened", seat)
+            self.emit(f"Player {seat + 1} opens the {board.names[board.gate_space(gate)]}.", {"seat": seat, "gate": gate})
+        if lead[0] == "P" and gate != -2 and start < 32:
+            roll = sum(self.dice)
+            steps = self.move_steps(lead, roll) if who == "P" else max(1, roll // 2)
+            crossed = any(self.start[seat] in passed for d, g, passed in board.forward(start, steps) if d == dest and g == gate)
+            if crossed:
+                self.mana[seat] += 2
+                self.count("rule:temple_crossed", seat)
+                self.emit(f"Player {seat + 1} crosses their temple: +2 maximum mana.", {"seat": seat, "mana_max": 2})
+        for p in movers:
+            self.set_pos(p, dest)
+        self.emit(f"{' and '.join(self.label(p) for p in movers)} move{'s' if len(movers) == 1 else ''} to {board.names[dest]}.",
+                  {"movers": movers, "to": dest})
+        self.flow = {"movers": movers, "space": dest, "step": "trap", "jump": True}
+        self.phase = "landing"
+
+    # -- applying actions ---------------------------------------------------------
+    def _apply(self, action: tuple) -> None:
+        kind = action[0]
+        if self.stack:
+            self.answer_prompt(self.stack.pop(), action)
+        elif kind == "temple":
+            self.start[self.active] = action[1]
+            self.pos[self.active] = action[1]
+            self.emit(f"Player {self.active + 1} starts at the {self.game.board.names[action[1]]}.", {"seat": self.active, "temple": action[1]})
+            i = self.order.index(self.active)
+            if i + 1 < len(self.order):
+                self.active = self.order[i + 1]
+            else:
+                self.start_turn(self.order[0])
+            return
+        elif kind == "roll":
+            self.dice = (self.rng.roll(6), self.rng.roll(6))
+            self.phase = "move"
+            self.emit(f"Player {self.active + 1} rolls {self.dice[0]}+{self.dice[1]} = {sum(self.dice)}.", {"dice": list(self.dice)})
+        elif kind == "move":
+            self.do_move(action)
+        elif kind == "stay":
+            self.phase = "post"
+        elif kind == "end":
+            self.end_turn()
+            return
+        else:
+            self.apply_at_will(action)
+        self.advance()
+
+    def answer_prompt(self, pr: Prompt, action: tuple) -> None:
+        kind = action[0]
+        if kind == "victim":
+            self.spring_trap(pr.data["space"], action[1])
+            self.flow["step"] = "combat"
+        elif kind == "attack":
+            self.start_combat(action[1], action[2])
+        elif kind == "defend":
+            self.combat["def"] = f"S{action[1]}"
+            self.emit(f"{self.label(self.combat['def'])} defends its summoner.", {"defend": self.combat["def"]})
+        elif kind == "no_defend":
+            pass
+        elif kind == "boost":
+            self.use_combat_ability(pr.seat, action[1])
+            self.combat["asked"].remove(pr.seat)  # may be asked again
+        elif kind == "fight":
+            pass
+        elif kind == "jump":
+            self.jump(pr.data["movers"])
+        elif kind == "stay_portal":
+            pass
+        elif kind == "discard_draw":
+            s = pr.seat
+            self.hands[s].remove(action[1])
+            self.deck.discard(action[1])
+            self.emit(f"Player {s + 1} discards {self.game.cards[action[1]].name} to draw.", {"seat": s, "discard": action[1]})
+            self.draw_cards(s, 1)
+        elif kind == "keep":
+            pass
+
+    def advance(self) -> None:
+        """Run the landing sequence until a decision is needed or it ends."""
+        while not self.stack and self.winner is None:
+            if not self.alive[self.active]:
+                self.end_turn()
+                return
+            if self.combat is not None:
+                self.combat_step()
+            elif self.flow is not None:
+                self.landing_step()
+            else:
+                if self.phase == "landing":
+                    self.phase = "post"
+                return
+
+    # -- the order of operations on landing ----------------------------------------
+    def landing_step(self) -> None:
+        f = self.flow
+        f["movers"] = [p for p in f["movers"] if self.exists(p) and self.pos_of(p) == f["space"]]
+        if not f["movers"]:
+            self.flow = None
+            return
+        step = f["step"]
+        space = f["space"]
+        if step == "trap":
+            f["step"] = "combat"
+            if space in self.traps:
+                if len(f["movers"]) > 1:
+                    self.stack.append(Prompt(self.active, "trap_victim", {"space": space, "movers": list(f["movers"])}))
+                else:
+                    self.spring_trap(space, f["movers"][0])
+        elif step == "combat":
+            f["step"] = "space"
+            enemies = [p for p in self.pieces_at(space) if self.owner(p) != self.active]
+            if enemies:
+                pairs = [[a, t] for a in f["movers"] for t in enemies]
+                if len(pairs) == 1:
+                    self.start_combat(*pairs[0])
+                else:
+                    self.stack.append(Prompt(self.active, "attack", {"pairs": pairs}))
+        else:
+            self.flow = None
+            self.space_effect(f["movers"], space, f["jump"])
+
+    def spring_trap(self, space: int, victim: str) -> None:
+        """Equipment first (a ward negates), then the negation roll, then the trap's effect."""
+        cid, owner = self.traps.pop(space)
+        card = self.game.cards[cid]
+        self.deck.discard(cid)
+        self.count(f"trap:{cid}", self.owner(victim))
+        self.emit(f"{self.label(victim)} springs {card.name} (Player {owner + 1}'s trap).", {"trap": cid, "victim": victim, "owner": owner})
+        for eq in list(self.equipment_of(victim)):
+            ec = self.game.cards[eq]
+            if ec.passive_value("ward"):
+                self.emit(f"{ec.name} negates the trap.", {"ward": eq})
+                if ec.lasting == "expended":
+                    self.equipment_of(victim).remove(eq)
+                    self.deck.discard(eq)
+                return
+        need = card.negate
+        vcard = self.card_of(victim)
+        bonus = self.passive(victim, "trap_roll") + (2 if vcard is not None and vcard.move == "trapsense" else 0)
+        r = self.rng.roll(6)
+        if r + bonus >= need:
+            self.emit(f"Negation roll {r}{'+' + str(bonus) if bonus else ''} (needs {need}+): the trap is destroyed.", {"negate": r, "need": need})
+            return
+        self.emit(f"Negation roll {r}{'+' + str(bonus) if bonus else ''} (needs {need}+): the trap takes effect.", {"negate": r, "need": need})
+        self.apply_effects(card.summon_effects if vcard is not None else card.effects, owner, victim)
+
+    def space_effect(self, movers: list[str], space: int, jump: bool) -> None:
+        kind = self.game.board.kinds[space]
+        seat = self.active
+        if kind == "focus" and f"P{seat}" in movers:
+            self.focus_draw(seat)
+        elif kind == "portal" and jump:
+            self.stack.append(Prompt(seat, "portal", {"movers": list(movers), "space": space}))
+
+    def focus_draw(self, seat: int) -> None:
+        self.count("rule:focus_draw", seat)
+        if len(self.hands[seat]) >= self.game.option_values["hand_limit"]:
+            if self.deck.can_draw():
+                self.stack.append(Prompt(seat, "hand_full", None))
+        else:
+            self.draw_cards(seat, 1)
+
+    def jump(self, movers: list[str]) -> None:
+        board = self.game.board
+        p = self.pos_of(movers[0])
+        nxt = board.portals[(board.portals.index(p) + 1) % len(board.portals)]
+        for m in movers:
+            self.set_pos(m, nxt)
+        self.count("rule:portal_jump", self.active)
+        self.emit(f"{' and '.join(self.label(m) for m in movers)} jump to {board.names[nxt]}.", {"movers": movers, "to": nxt})
+        self.flow = {"movers": list(movers), "space": nxt, "step": "trap", "jump": False}
+
+    # -- Combat -----------------------------------------------------------------
+    def start_combat(self, attacker: str, target: str) -> None:
+        space = self.pos_of(target)
+        self.combat = {"att": attacker, "def": target, "space": space, "bonus": {}, "asked": [], "stage": "defend"}
+        self.emit(f"{self.label(attacker)} attacks {self.label(target)}.", {"attacker": attacker, "target": target})
+
+    def combat_abilities(self, seat: int) -> list[int]:
+        c = self.combat
+        out = []
+        for pid in (c["att"], c["def"]):
+            if pid[0] != "S" or self.owner(pid) != seat or not self.exists(pid):
+                continue
+            u = int(pid[1:])
+            m = self.summons[u]
+            ab = self.game.cards[m.card].ability
+            if (ab is not None and ab.when == "combat" and ab.cost <= self.mana[seat] and u not in self.used_abilities
+                    and m.status != "silenced"):
+                out.append(u)
+        return out
+
+    def use_combat_ability(self, seat: int, uid: int) -> None:
+        m = self.summons[uid]
+        card = self.game.cards[m.card]
+        ab = card.ability
+        self.spend(seat, ab.cost)
+        self.used_abilities.append(uid)
+        self.count(f"card:{card.id}", seat)
+        me = f"S{uid}"
+        other = self.combat["def"] if self.combat["att"] == me else self.combat["att"]
+        self.emit(f"{card.name} uses {ab.name}.", {"ability": card.id})
+        self.apply_effects(ab.effects, seat, other if ab.target == "opponent" else me, me)
+
+    def combat_step(self) -> None:
+        c = self.combat
+        if not (self.exists(c["att"]) and self.exists(c["def"])):
+            self.combat = None
+            return
+        if c["stage"] == "defend":
+            c["stage"] = "abilities"
+            target = c["def"]
+            if target[0] == "P":
+                s = int(target[1:])
+                mine = [u for u, m in self.summons.items() if m.owner == s and m.pos == c["space"]]
+                if mine:
+                    self.stack.append(Prompt(s, "defend", {"summons": mine, "attacker": c["att"]}))
+            return
+        if c["stage"] == "abilities":
+            for pid in (c["att"], c["def"]):
+                seat = self.owner(pid)
+                if seat not in c["asked"]:
+                    c["asked"].append(seat)
+                    if self.combat_abilities(seat):
+                        self.stack.append(Prompt(seat, "precombat", {"attacker": c["att"], "defender": c["def"]}))
+                        return
+            c["stage"] = "dice"
+            return
+        self.resolve_combat()
+
+    def combat_mods(self, pid: str) -> int:
+        n = self.passive(pid, "roll") + self.combat["bonus"].get(pid, [0, 0])[0]
+        if self.has_status(pid, "blessed"):
+            n += 1
+        if self.has_status(pid, "weakened"):
+            n -= 1
+        return n
+
+    def hit(self, winner: str, loser: str) -> int:
+        """Damage of a winning piece: a summon deals its Attack; a summoner 2 + modifiers, or its life against a summon."""
+        bonus = self.combat["bonus"].get(winner, [0, 0])[1] + self.passive(winner, "attack")
+        card = self.card_of(winner)
+        if card is not None:
+            return card.attack + bonus
+        if loser[0] == "S":
+            return self.life[int(winner[1:])]
+        return 2 + bonus
+
+    def resolve_combat(self) -> None:
+        c = self.combat
+        att, dfn, space = c["att"], c["def"], c["space"]
+        ties = self.game.option_values["ties"]
+        while True:
+            ra, rd = self.rng.roll(6), self.rng.roll(6)
+            ta, td = ra + self.combat_mods(att), rd + self.combat_mods(dfn)
+            self.emit(f"Combat dice: attacker {ra} ({ta}), defender {rd} ({td}).", {"attacker_roll": ra, "defender_roll": rd})
+            if ta != td or ties != "reroll":
+                break
+            self.count("rule:combat_tie", self.owner(att))
+        att_wins = ta > td or (ta == td and ties == "attacker")
+        winner, loser = (att, dfn) if att_wins else (dfn, att)
+        self.count("combat:won", self.owner(winner))
+        self.count("combat:lost", self.owner(loser))
+        dmg = self.hit(winner, loser)
+        self.combat = None
+        self.emit(f"{self.label(winner)} wins the combat.", {"winner": winner, "loser": loser})
+        self.damage(loser, dmg)
+        if self.winner is not None:
+            return
+        board = self.game.board
+        if att_wins:
+            if not self.exists(dfn):
+                return
+            if space == board.chamber:
+                owner = self.owner(dfn)
+                if dfn[0] == "S" and self.alive[owner] and self.pos[owner] == board.chamber:
+                    self.set_pos(att, board.gate_space(self.entry.get(att, 0)) + 2)
+                    self.emit(f"{self.label(att)} is driven out of the chamber.", {"moved": att})
+                else:
+                    self.set_pos(dfn, board.portal_of_gate[self.entry.get(att, 0)])
+                    self.count("rule:eviction", self.owner(att))
+                    self.emit(f"{self.label(dfn)} is evicted from the chamber.", {"evicted": dfn})
+            else:
+                self.move_back(dfn, 1)
+        else:
+            if not self.exists(att):
+                return
+            if space == board.chamber:
+                back = board.gate_space(self.entry.get(att, 0)) + 2
+                card = self.card_of(att)
+                if card is not None and card.move == "steadfast":
+                    back = space
+                self.set_pos(att, back)
+            else:
+                self.move_back(att, 1)
+            new = self.pos_of(att)
+            if new != space and self.flow is not None and att in self.flow["movers"]:
+                self.flow = {"movers": [att], "space": new, "step": "space", "jump": True}
+
+    # -- views --------------------------------------------------------------------
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        from .view import state_view
+
+        return state_view(self, seat)
+
+    def _determinize(self, seat: int, rng) -> None:
+        cards = self.game.cards
+        others = [s for s in range(self.game.players) if s != seat]
+        hidden_traps = [sp for sp in sorted(self.traps) if self.traps[sp][1] != seat]
+        pool = list(self.deck.draw_pile)
+        for s in others:
+            pool.extend(self.hands[s])
+        pool.extend(self.traps[sp][0] for sp in hidden_traps)
+        rng.shuffle(pool)
+        traps = [c for c in pool if cards[c].type == "trap"][: len(hidden_traps)]
+        for sp, c in zip(hidden_traps, traps):
+            self.traps[sp] = [c, self.traps[sp][1]]
+        rest = [c for c in pool if c not in traps]
+        for s in others:
+            n = len(self.hands[s])
+            self.hands[s] = rest[:n]
+            rest = rest[n:]
+        self.deck.draw_pile = rest
+
+    def describe(self, action: tuple) -> str:
+        from .view import describe_action
+
+        return describe_action(self, action)
+
+    def roles(self) -> tuple[str, ...]:
+        return tuple(f"summoner {i + 1}" for i in range(self.game.players))
+
+    def evaluate(self, seat: int) -> float:
+        from .view import evaluate
+
+        return evaluate(self, seat)
+
+    def features(self, seat: int) -> dict[str, float]:
+        from .view import features
+
+        return features(self, seat)
+
+    def metrics(self) -> dict[str, list[int]]:
+        return {k: list(v) for k, v in sorted(self.usage.items())}
+
+    def action_tags(self, action: tuple) -> tuple[str, ...]:
+        kind = action[0]
+        if kind in ("summon", "cast", "equip", "use", "trap", "unequip"):
+            return (f"card:{action[1]}", f"rule:{kind}")
+        if kind == "ability":
+            m = self.summons.get(action[1])
+            return (f"card:{m.card}", "rule:ability") if m else ("rule:ability",)
+        if kind == "move":
+            tags = ["rule:move", "rule:move_both" if action[1][0] == "B" else "rule:move_summon" if action[1][0] == "S" else "rule:move_summoner"]
+            if action[3] == -2:
+                tags.append("rule:move_backwards")
+            if action[3] >= 0:
+                tags.append("rule:gate")
+            return tuple(tags)
+        return (f"rule:{kind}",)

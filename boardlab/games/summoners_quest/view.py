@@ -1,0 +1,250 @@
+"""Views, action labels, evaluation features and the scene of Summoner's Quest.
+
+Everything here reads the state or a view; nothing changes the game.
+The scene is built from a view only, so it cannot leak hidden cards.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Sequence
+
+from boardlab.engine.scene import status_line
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import SummonersQuestGame
+    from .rules import SummonersQuestState
+
+COLORS = ["#c0392b", "#2471a3", "#229954", "#b7950b"]
+FILLS = {"temple": "#f5d76e", "focus": "#d6eaf8", "portal": "#d2b4de", "gate": "#a3a3a3", "hall": "#fad7a0", "chamber": "#f1948a"}
+
+
+def state_view(st: "SummonersQuestState", seat: int | None) -> dict[str, Any]:
+    cards = st.game.cards
+    n = st.game.players
+    players = []
+    for s in range(n):
+        players.append({
+            "seat": s, "alive": st.alive[s], "space": st.pos[s], "life": st.life[s],
+            "mana": st.mana[s], "used": st.used[s], "statuses": [list(x) for x in st.status[s]],
+            "equipment": list(st.equip[s]), "hand_size": len(st.hands[s]), "hold": st.hold[s],
+            "temple": st.start[s],
+        })
+    summons = [{
+        "uid": u, "card": m.card, "name": cards[m.card].name, "owner": m.owner, "space": m.pos,
+        "attack": cards[m.card].attack, "life": cards[m.card].life - m.damage, "damage": m.damage,
+        "status": m.status, "status_turns": m.status_turns, "equipment": list(m.equip),
+    } for u, m in sorted(st.summons.items())]
+    traps = [{"space": sp, "owner": o, "card": c if seat == o else None} for sp, (c, o) in sorted(st.traps.items())]
+    prompt = st.stack[-1] if st.stack else None
+    return {
+        "phase": st.phase, "active": st.active, "order": list(st.order), "dice": list(st.dice),
+        "gates": [bool(st.gates >> k & 1) for k in range(4)], "players": players, "summons": summons,
+        "traps": traps, "deck": len(st.deck.draw_pile), "discard": list(st.deck.discard_pile),
+        "hand": list(st.hands[seat]) if seat is not None else None,
+        "combat": {"attacker": st.combat["att"], "defender": st.combat["def"], "space": st.combat["space"]} if st.combat else None,
+        "landing": st.flow["space"] if st.flow else None,
+        "prompt_data": _public_prompt(prompt) if prompt is not None else None,
+        "used_equipment": st.used_equip, "used_abilities": list(st.used_abilities),
+        "winner": st.winner, "hold_turns": st.game.option_values["hold_turns"],
+    }
+
+
+def _public_prompt(pr) -> dict[str, Any]:
+    d = pr.data if isinstance(pr.data, dict) else {}
+    return {"seat": pr.seat, "kind": pr.kind, **{k: v for k, v in d.items() if k in ("space", "movers", "attacker", "defender")}}
+
+
+def describe_action(st: "SummonersQuestState", a: tuple) -> str:
+    cards = st.game.cards
+    names = st.game.board.names
+    kind = a[0]
+
+    def tgt(t: Any) -> str:
+        return names[t] if isinstance(t, int) else st.label(t)
+
+    if kind == "temple":
+        return f"start at {names[a[1]]}"
+    if kind == "move":
+        who = "summoner" if a[1] == "P" else st.label(a[1]) if a[1][0] == "S" else f"summoner with {st.label('S' + a[1][1:])} (half roll)"
+        how = " backwards" if a[3] == -2 else f" through gate {a[3] + 1}" + ("" if st.gates >> a[3] & 1 else " (open it)") if a[3] >= 0 else ""
+        return f"move {who}{how} to {names[a[2]]}"
+    if kind in ("summon", "cast", "equip", "use", "trap", "unequip"):
+        verb = {"summon": "summon", "cast": "cast", "equip": "equip", "use": "use", "trap": "set trap", "unequip": "discard"}[kind]
+        rest = f" on {tgt(a[2])}" if len(a) > 2 else ""
+        return f"{verb} {cards[a[1]].name}{rest}"
+    if kind == "ability":
+        m = st.summons.get(a[1])
+        name = cards[m.card].ability.name if m else "ability"
+        return f"{name} on {tgt(a[2])}"
+    if kind == "victim":
+        return f"{st.label(a[1])} takes the trap"
+    if kind == "attack":
+        return f"{st.label(a[1])} attacks {st.label(a[2])}"
+    if kind == "defend":
+        return f"defend with {st.label('S' + str(a[1]))}"
+    if kind == "boost":
+        m = st.summons.get(a[1])
+        return f"use {cards[m.card].ability.name}" if m else "use ability"
+    if kind == "discard_draw":
+        return f"discard {cards[a[1]].name} and draw"
+    return {"roll": "roll 2d6", "end": "end turn", "stay": "no move possible", "no_defend": "do not defend",
+            "fight": "roll the combat dice", "jump": "jump to the next portal", "stay_portal": "stay on the portal",
+            "keep": "keep your hand (no draw)"}.get(kind, " ".join(map(str, a)))
+
+
+# -- evaluation ------------------------------------------------------------------
+def chamber_distance(st: "SummonersQuestState", seat: int) -> int:
+    board = st.game.board
+    p = st.pos[seat]
+    if p < 0:
+        return 40
+    if p >= 32:
+        return board.distances(0b1111)[p][board.chamber]
+    ahead = min((q - p) % 32 for q in board.portals)
+    return ahead + 4
+
+
+def features(st: "SummonersQuestState", seat: int) -> dict[str, float]:
+    n = st.game.players
+    others = [s for s in range(n) if s != seat and st.alive[s]]
+    mine = [m for m in st.summons.values() if m.owner == seat]
+    cards = st.game.cards
+    return {
+        "life": st.life[seat] / 10,
+        "enemy_life": (sum(st.life[s] for s in others) / (10 * len(others))) if others else 0.0,
+        "mana": (st.mana[seat] + st.used[seat]) / 12,
+        "active_mana": st.mana[seat] / 12,
+        "cards": len(st.hands[seat]) / 5,
+        "summon_power": sum(cards[m.card].attack + cards[m.card].life - m.damage for m in mine) / 20,
+        "equipment": (len(st.equip[seat]) + sum(len(m.equip) for m in mine)) / 3,
+        "hold": st.hold[seat] / max(1, st.game.option_values["hold_turns"]),
+        "in_centre": 1.0 if st.pos[seat] >= 32 else 0.0,
+        "near_chamber": 1 - min(chamber_distance(st, seat), 20) / 20,
+        "alive_opponents": len(others) / max(1, n - 1),
+    }
+
+
+def evaluate(st: "SummonersQuestState", seat: int) -> float:
+    if st.winner is not None:
+        return 1.0 if st.winner == seat else 0.0
+    if not st.alive[seat]:
+        return 0.0
+    f = features(st, seat)
+    score = (1.5 * f["life"] - 1.0 * f["enemy_life"] + 0.5 * f["mana"] + 0.3 * f["cards"] + 0.6 * f["summon_power"]
+             + 0.3 * f["equipment"] + 2.0 * f["hold"] + 0.8 * f["in_centre"] + 0.5 * f["near_chamber"] - 0.5 * f["alive_opponents"])
+    return 1 / (1 + math.exp(-(score - 1.5)))
+
+
+# -- the scene -------------------------------------------------------------------
+def node_xy(board, i: int) -> tuple[float, float]:
+    if i < 32:
+        ang = 2 * math.pi * i / 32 - math.pi / 2 - 2 * math.pi * 4 / 32
+        return 0.5 + 0.45 * math.cos(ang), 0.5 + 0.45 * math.sin(ang)
+    if i == board.chamber:
+        return 0.5, 0.5
+    k = (i - 32) // 3
+    j = (i - 32) % 3
+    ang = 2 * math.pi * board.portal_of_gate[k] / 32 - math.pi / 2 - 2 * math.pi * 4 / 32
+    r = (0.33, 0.24, 0.15)[j]
+    return 0.5 + r * math.cos(ang), 0.5 + r * math.sin(ang)
+
+
+def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+    st = view.get("state") or {}
+    board = game.board
+    cards = game.cards
+    seat = view.get("seat")
+    gates = st.get("gates", [False] * 4)
+    nodes = []
+    for i in range(board.size):
+        x, y = node_xy(board, i)
+        kind = board.kinds[i]
+        label = {"temple": "T", "focus": "", "portal": "P", "gate": "G", "hall": "H", "chamber": "C"}[kind]
+        title = board.names[i]
+        if kind == "gate":
+            k = board.gate_of_space[i]
+            label = "G" + ("" if gates[k] else "x")
+            title += " (open)" if gates[k] else " (closed: 10 mana to open)"
+        nodes.append({"id": board.ids[i], "x": round(x, 4), "y": round(y, 4), "label": label,
+                      "fill": FILLS[kind], "title": title, "highlight": st.get("landing") == i})
+    edges = [[board.ids[i], board.ids[(i + 1) % 32]] for i in range(32)]
+    for k in range(4):
+        g = board.gate_space(k)
+        edges += [[board.ids[board.portal_of_gate[k]], board.ids[g]], [board.ids[g], board.ids[g + 1]],
+                  [board.ids[g + 1], board.ids[g + 2]], [board.ids[g + 2], board.ids[board.chamber]]]
+    items = []
+    for p in st.get("players", []):
+        if p["alive"] and p["space"] >= 0:
+            items.append({"id": f"P{p['seat']}", "node": board.ids[p["space"]], "text": f"P{p['seat'] + 1}",
+                          "color": COLORS[p["seat"] % 4], "shape": "token", "badge": str(p["life"]),
+                          "title": f"Player {p['seat'] + 1}: {p['life']} life"})
+    for m in st.get("summons", []):
+        items.append({"id": f"S{m['uid']}", "node": board.ids[m["space"]], "text": m["name"][:3], "color": COLORS[m["owner"] % 4],
+                      "shape": "square", "badge": str(m["life"]),
+                      "title": f"{m['name']} (P{m['owner'] + 1}): attack {m['attack']}, life {m['life']}" + (f", {m['status']}" if m["status"] else "")})
+    for t in st.get("traps", []):
+        name = cards[t["card"]].name if t["card"] else "face-down trap"
+        items.append({"id": f"trap{t['space']}", "node": board.ids[t["space"]], "text": "T", "color": COLORS[t["owner"] % 4],
+                      "shape": "card", "face_down": t["card"] is None, "title": f"{name} (P{t['owner'] + 1})"})
+    panels = []
+    for p in st.get("players", []):
+        s = p["seat"]
+        rows = [["Life", f"{p['life']}/10" if p["alive"] else "defeated"],
+                ["Mana", f"{p['mana']} active / {p['used']} used"],
+                ["Space", board.names[p["space"]] if p["space"] >= 0 else "-"],
+                ["Status", ", ".join(f"{a} ({b})" for a, b in p["statuses"]) or "-"],
+                ["Equipment", ", ".join(cards[c].name for c in p["equipment"]) or "-"],
+                ["Hand", str(p["hand_size"])],
+                ["Chamber hold", f"{p['hold']}/{st.get('hold_turns', 3)}"]]
+        panel = {"title": f"Player {s + 1}", "seat": s, "active": view.get("acting") == s, "color": COLORS[s % 4], "rows": rows}
+        if seat == s and st.get("hand") is not None:
+            from .content import card_text
+
+            panel["cards"] = [{"id": c, "name": cards[c].name, "text": f"{cards[c].type}, cost {cards[c].cost}: {card_text(cards[c])}"}
+                              for c in st["hand"]]
+        panels.append(panel)
+    info = [["Deck", str(st.get("deck", 0))], ["Discard", str(len(st.get("discard", [])))],
+            ["Gates", " ".join(f"{k + 1}:{'open' if o else 'closed'}" for k, o in enumerate(gates))]]
+    if st.get("dice"):
+        info.append(["Roll", "+".join(map(str, st["dice"]))])
+    if st.get("combat"):
+        info.append(["Combat", f"{st['combat']['attacker']} vs {st['combat']['defender']}"])
+    panels.append({"title": "Table", "rows": info})
+    targets = []
+    for i, a in enumerate(actions):
+        kind = a[0]
+        node = None
+        clicks: list[str] = []
+        if kind == "temple":
+            clicks = [f"board:{board.ids[a[1]]}"]
+        elif kind == "move":
+            piece = "P" + str(seat) if a[1] == "P" else "S" + a[1][1:]
+            clicks = [f"item:{piece}", f"board:{board.ids[a[2]]}"]
+        elif kind in ("trap", "cast", "equip", "use"):
+            tgt = a[2]
+            node = f"board:{board.ids[tgt]}" if isinstance(tgt, int) else f"item:{tgt}"
+            clicks = [f"card:{a[1]}", node] if kind != "use" else [node]
+        elif kind == "summon":
+            clicks = [f"card:{a[1]}"]
+        elif kind == "attack":
+            clicks = [f"item:{a[1]}", f"item:{a[2]}"]
+        elif kind == "victim":
+            clicks = [f"item:{a[1]}"]
+        elif kind == "defend":
+            clicks = [f"item:S{a[1]}"]
+        if clicks:
+            targets.append({"action": i, "clicks": clicks, "label": _label(game, a)})
+    prompt = st.get("prompt_data")
+    return {
+        "title": game.name,
+        "status": status_line(view) + (f" - {st.get('phase')}" if not view.get("over") else ""),
+        "prompt": prompt["kind"] if prompt else st.get("phase"),
+        "boards": [{"id": "board", "kind": "nodes", "nodes": nodes, "edges": edges, "items": items}],
+        "panels": panels,
+        "targets": targets,
+    }
+
+
+def _label(game, a: tuple) -> str:
+    return " ".join(str(x) for x in a)
