@@ -1,0 +1,295 @@
+"""A heuristic Blackfire player, plus the position features and evaluation.
+
+The agent decides from its seat's view and the legal actions only (the castle
+map is public).  It scores every legal action with a one-ply rule of thumb:
+carry the Orb toward the open exit, take a lying Orb, hunt the enemy carrier,
+kill what can be killed, never stop where an enemy archer shoots, and keep
+clear of squares the enemy can strike next turn.  ``persona`` weights shift
+the emphasis (see :attr:`BlackfireGame.personas`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from boardlab.agents.base import BaseAgent, Decision
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import BlackfireState
+
+KILL_VALUE = {"sorcerer": 160.0, "archer": 110.0, "warrior": 80.0}
+CARRIER_VALUE = 450.0
+
+
+class _Board:
+    """What the agent reads off a view: positions as cell indexes."""
+
+    def __init__(self, game: Any, view: dict[str, Any]) -> None:
+        st = view["state"]
+        castle = game.castle
+        w = castle.width
+        self.castle = castle
+        self.opt = game.opt
+        self.dist = castle.dist
+        self.me = st["colours"][view["seat"]] if st["colours"] else None
+        self.units = st["units"]
+        self.cell = [u["cell"][1] * w + u["cell"][0] if u["cell"] is not None else None for u in st["units"]]
+        self.tokens = {y * w + x for x, y in st["tokens"]}
+        self.exit = castle.exits[st["exit"] - 1] if st["exit"] else None
+        orb = st["orb"] or {}
+        self.holder = orb.get("holder")
+        self.orb_cell = orb["cell"][1] * w + orb["cell"][0] if orb.get("cell") else None
+        if self.holder is not None:
+            self.orb_cell = self.cell[self.holder]
+        self.prompt = st["prompt"]
+
+    def side_units(self, side: str) -> list[int]:
+        return [i for i, u in enumerate(self.units) if u["side"] == side and self.cell[i] is not None]
+
+    def archer_of(self, side: str) -> int | None:
+        i = 1 if side == "green" else 4
+        return i if self.cell[i] is not None else None
+
+
+class HeuristicAgent(BaseAgent):
+    """Greedy one-ply scoring of the legal actions (see the module docs)."""
+
+    defaults = {"noise": 1.0, "persona": ""}
+
+    def act(self, decision: Decision) -> tuple:
+        legal = decision.legal
+        if len(legal) == 1:
+            return legal[0]
+        view = decision.view
+        st = view["state"]
+        if st["phase"] == "place":
+            return self._place(legal)
+        b = _Board(self.game, view)
+        best, best_score = legal[0], -math.inf
+        noise = self.params["noise"]
+        for a in legal:
+            s = self.score(b, a) + noise * self.rng.random()
+            if s > best_score:
+                best, best_score = a, s
+        return best
+
+    def _place(self, legal: tuple) -> tuple:
+        # Tokens are unknown to everyone and colours are not rolled yet: spread
+        # them over squares a few steps from the centre, where both sides pass.
+        castle = self.game.castle
+        row = castle.dist[castle.green_start]
+        near = [a for a in legal if 2 <= row[a[1]] <= 6]
+        pool = near or list(legal)
+        return pool[self.rng.below(len(pool))]
+
+    # -- scoring -------------------------------------------------------------
+    def score(self, b: _Board, a: tuple) -> float:
+        kind = a[0]
+        me = b.me
+        foe = "red" if me == "green" else "green"
+        if kind == "move":
+            return self._move_score(b, a[1], a[2], me, foe)
+        if kind == "jump":
+            u = b.prompt["unit"]
+            return self._move_score(b, u, a[1], me, foe)
+        if kind == "take":
+            return 600.0
+        if kind == "shoot":
+            return self._kill_value(b, a[1])
+        if kind == "revive":
+            return self._revive_score(b, a[1], a[2], foe)
+        if kind == "displace":
+            return self._displace_score(b, a[1], a[2], me, foe)
+        if kind == "stance":
+            return self._stance_score(b, a[1], foe)
+        return 0.0  # end, stop, stay, pass
+
+    def _kill_value(self, b: _Board, e: int) -> float:
+        u = b.units[e]
+        if u["invulnerable"]:
+            return 15.0
+        return CARRIER_VALUE if u["orb"] else KILL_VALUE[u["kind"]]
+
+    def _threat(self, b: _Board, cell: int, foe: str) -> float:
+        """How strongly the enemy can hit ``cell`` next turn (0 = safe)."""
+        d = b.dist[cell]
+        opt = b.opt
+        t = 0.0
+        for e in b.side_units(foe):
+            u = b.units[e]
+            de = d[b.cell[e]]
+            if u["kind"] == "archer":
+                if de <= opt["archer_move"] + opt["archer_range"]:
+                    t = max(t, 0.8)
+            elif u["kind"] == "warrior":
+                reach = opt["warrior_move"] if u["stance"] == "offensive" else 0
+                if de <= reach:
+                    t = max(t, 0.9)
+            elif de <= opt["sorcerer_move"]:
+                t = max(t, 0.7)
+        return t
+
+    def _move_score(self, b: _Board, u: int, c: int, me: str, foe: str) -> float:
+        unit = b.units[u]
+        kind = unit["kind"]
+        d = b.dist
+        opt = b.opt
+        here = b.cell[u]
+        score = 0.0
+        # attacks by landing
+        victims = [e for e in b.side_units(foe) if b.cell[e] == c]
+        for e in victims:
+            score += self._kill_value(b, e)
+        absorbed = any(b.units[e]["invulnerable"] for e in victims)
+        if absorbed:
+            c = here
+        # archer fire
+        fa = b.archer_of(foe)
+        in_zone = fa is not None and d[c][b.cell[fa]] <= opt["archer_range"] and fa not in victims
+        my_value = CARRIER_VALUE if unit["orb"] else KILL_VALUE[kind]
+        if kind == "archer":
+            if in_zone:
+                p = (7 - opt["contest_target"]) / 6
+                score += p * self._kill_value(b, fa) - (1 - p) * my_value * (0 if unit["invulnerable"] else 1)
+            else:
+                targets = [e for e in b.side_units(foe) if d[c][b.cell[e]] <= opt["archer_range"]
+                           and not (b.units[e]["kind"] == "warrior" and b.units[e]["stance"] == "defensive")]
+                if targets:
+                    score += max(self._kill_value(b, e) for e in targets)
+        elif in_zone and not unit["invulnerable"]:
+            score -= my_value
+        # purpose
+        carrier = b.holder
+        goal = b.exit
+        if unit["orb"]:
+            if c == goal and not (in_zone and not unit["invulnerable"]):
+                return 5000.0
+            score += 12.0 * (d[here][goal] - d[c][goal])
+        elif kind == "sorcerer" and carrier is None and b.orb_cell is not None:
+            score += 10.0 * (d[here][b.orb_cell] - d[c][b.orb_cell])
+            if c == b.orb_cell:
+                score += 300.0
+        elif carrier is not None and b.units[carrier]["side"] == foe:
+            target = b.cell[carrier]
+            ideal = 0 if kind != "archer" else opt["archer_range"] + 1
+            score += 8.0 * (abs(d[here][target] - ideal) - abs(d[c][target] - ideal))
+            # stand between the carrier and the exit
+            if d[c][goal] < d[target][goal]:
+                score += 4.0
+        elif carrier is not None:  # escort our carrier, a little ahead of it toward the exit
+            target = b.cell[carrier]
+            score += 3.0 * (min(d[here][target], 6) - min(d[c][target], 6))
+            score += 4.0 * (d[here][goal] - d[c][goal])
+            hunt = [e for e in b.side_units(foe) if d[b.cell[e]][target] <= 6]
+            if hunt:
+                e = min(hunt, key=lambda e: d[b.cell[e]][target])
+                score += 5.0 * (d[here][b.cell[e]] - d[c][b.cell[e]])
+        elif b.orb_cell is not None:  # the Orb lies on the board: clear the way for our sorcerer
+            orb = b.orb_cell
+            foes = b.side_units(foe)
+            if foes:
+                e = min(foes, key=lambda e: (d[b.cell[e]][orb], e))
+                target = b.cell[e]
+                ideal = 0 if kind != "archer" else opt["archer_range"] + 1
+                score += 6.0 * (abs(d[here][target] - ideal) - abs(d[c][target] - ideal))
+            if c == orb:
+                score -= 60.0  # never sit on the Orb: our sorcerer could not take it
+            elif here == orb:
+                score += 60.0
+        # tokens: most help, some hurt; the carrier avoids the gamble
+        if c in b.tokens and c != here:
+            score += -40.0 if unit["orb"] else 10.0
+        # next turn's danger
+        t = self._threat(b, c, foe)
+        if t and not unit["invulnerable"]:
+            score -= t * my_value * (0.6 if unit["orb"] else 0.25 if kind == "sorcerer" else 0.15)
+        return score
+
+    def _revive_score(self, b: _Board, u: int, c: int, foe: str) -> float:
+        score = 80.0 + (60.0 if b.units[u]["kind"] == "sorcerer" else 0.0)
+        for e in b.side_units(foe):
+            if b.cell[e] == c:
+                score += self._kill_value(b, e)
+        if b.orb_cell is not None:
+            score += 2.0 * (30 - min(30, b.dist[c][b.orb_cell]))
+        return score
+
+    def _displace_score(self, b: _Board, e: int, c: int, me: str, foe: str) -> float:
+        d = b.dist
+        here = b.cell[e]
+        unit = b.units[e]
+        score = 0.0
+        if unit["orb"]:
+            if c == b.exit:
+                return -5000.0
+            score += 10.0 * (min(d[c][b.exit], 30) - d[here][b.exit])
+        ma = b.archer_of(me)
+        if ma is not None and unit["kind"] != "archer" and d[c][b.cell[ma]] <= b.opt["archer_range"]:
+            if not (unit["kind"] == "warrior" and unit["stance"] == "defensive") and not unit["invulnerable"]:
+                score += self._kill_value(b, e)
+        if b.holder is not None and b.units[b.holder]["side"] == me:
+            mine = b.cell[b.holder]
+            score += 3.0 * (min(d[c][mine], 8) - min(d[here][mine], 8))
+        return score
+
+    def _stance_score(self, b: _Board, w: int, foe: str) -> float:
+        unit = b.units[w]
+        carrier = b.holder
+        guarding = (carrier is not None and b.units[carrier]["side"] == foe and b.exit is not None
+                    and b.dist[b.cell[w]][b.exit] <= 1 and b.dist[b.cell[carrier]][b.exit] <= 5)
+        if unit["stance"] == "offensive":
+            return 60.0 if guarding else -1.0
+        return -1.0 if guarding else 60.0
+
+
+# -- features and evaluation (State.features / State.evaluate) ----------------
+def position_features(state: "BlackfireState", seat: int) -> dict[str, float]:
+    if state.side_of_seat is None:
+        return {"orb": 0.0, "exit_progress": 0.0, "material": 0.0, "safety": 0.0,
+                "enemy_carrier_pressure": 0.0, "tokens": 0.0}
+    castle = state.game.castle
+    dist = castle.dist
+    side = state.side_of_seat[seat]
+    units = state.units
+    alive = [sum(1 for v in units[s * 3: s * 3 + 3] if v.cell is not None) for s in (0, 1)]
+    holder = state.orb_holder
+    exit_cell = castle.exits[state.exit]
+    orb = 0.0
+    progress = 0.0
+    safety = 1.0
+    pressure = 0.0
+    if holder is not None:
+        h = units[holder]
+        d = min(dist[h.cell][exit_cell], 30)
+        mine = h.side == side
+        orb = 1.0 if mine else -1.0
+        progress = (1.0 - d / 30.0) * orb
+        enemy = 1 - h.side
+        near = min((dist[v.cell][h.cell] for v in units[enemy * 3: enemy * 3 + 3] if v.cell is not None), default=30)
+        closeness = 1.0 - min(near, 10) / 10.0
+        if mine:
+            safety = 1.0 - closeness
+        else:
+            pressure = closeness
+    tokens = sum(state.stats[f"token:{k}"][seat] for k in state.game.token_counts) / 15.0
+    return {
+        "orb": orb,
+        "exit_progress": progress,
+        "material": (alive[side] - alive[1 - side]) / 3.0,
+        "safety": safety,
+        "enemy_carrier_pressure": pressure,
+        "tokens": tokens,
+    }
+
+
+DEFAULT_WEIGHTS = {"orb": 1.0, "exit_progress": 2.5, "material": 1.0, "safety": 0.5, "enemy_carrier_pressure": 0.5, "tokens": 0.2}
+
+
+def position_value(state: "BlackfireState", seat: int, weights: dict[str, float] | None = None) -> float:
+    if state.winner is not None:
+        return 1.0 if state.seat_of(state.winner) == seat else 0.0
+    f = position_features(state, seat)
+    w = weights or DEFAULT_WEIGHTS
+    x = sum(w.get(k, 0.0) * v for k, v in f.items())
+    return 1.0 / (1.0 + math.exp(-x))

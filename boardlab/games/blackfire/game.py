@@ -1,0 +1,96 @@
+"""Blackfire: green's sorcerer Marius races the Orb of Blackfire out of red Soren's castle.
+
+Metadata, options and variants; the rules are in :mod:`.state`, the scene in
+:mod:`.scene`, the castle and token data in :mod:`.content`.
+
+>>> from boardlab.games.blackfire.game import BlackfireGame
+>>> game = BlackfireGame(variant="prototype")
+>>> game.opt["sorcerer_move"], sorted(game.token_counts)
+(1, ['death', 'slow', 'speed', 'teleport'])
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Sequence
+
+from boardlab.engine.game import Game, Option, Variant
+
+from .content import Castle, load_castle, load_tokens
+from .state import BlackfireState
+
+_CASTLES: dict[str, Castle] = {}
+
+
+class BlackfireGame(Game):
+    id = "blackfire"
+    name = "Blackfire"
+    description = (
+        "Two sorcerers, one Orb: green Marius must carry the Orb of Blackfire out of red Soren's castle "
+        "before Soren takes it back and leaves with it. Sorcerers, archers and warriors with stances, "
+        "fifteen face-down magic tokens, archer contests and respawns."
+    )
+    min_players = max_players = default_players = 2
+    chance = True
+    hidden_information = True
+    default_max_turns = 300
+    state_class = BlackfireState
+    rules_doc = "docs/rules/blackfire.md"
+    options = (
+        Option("map", "", "Castle map file (text grid; empty = the designed castle.txt).", "str"),
+        Option("tokens", "", "Token file (JSON; empty = the designed tokens.json).", "str"),
+        Option("token_set", "final", "Which token set of the token file to use.", "str", choices=("final", "prototype")),
+        Option("tokens_per_player", 4, "Tokens each player places at setup.", "int", low=0, high=4),
+        Option("colours", "roll", "Who plays green: roll a d6 (even: Player 1), or fix it.", "str",
+               choices=("roll", "seat1-green", "seat1-red")),
+        Option("sorcerer_move", 2, "Sorcerer's natural movement.", "int", low=1, high=4, tunable=True),
+        Option("archer_move", 2, "Archer's natural movement.", "int", low=1, high=4, tunable=True),
+        Option("warrior_move", 3, "Offensive warrior's natural movement.", "int", low=1, high=5, tunable=True),
+        Option("archer_range", 2, "Archers kill opposing pieces that stop within this many spaces.", "int", low=1, high=3, tunable=True),
+        Option("contest_target", 5, "Archer contest: the attacker's d6 must reach this.", "int", low=2, high=6, tunable=True),
+        Option("speed_bonus", 3, "Extra spaces a Speed token gives.", "int", low=1, high=5, tunable=True),
+        Option("invulnerable_turns", 2, "How many opposing turns Invulnerable lasts.", "int", low=1, high=4, tunable=True),
+        Option("teleport_range", 3, "How far Teleport (result 6) moves the unit.", "int", low=1, high=5, tunable=True),
+        Option("teleport_table", True, "Teleport rolls the d6 table (false: it only teleports the unit, as in the prototype).", "bool"),
+        Option("respawn", True, "A killed sorcerer respawns.", "bool"),
+        Option("respawn_turns", 3, "Own turns before a killed sorcerer respawns.", "int", low=1, high=6, tunable=True),
+        Option("push_radius", 3, "A respawning sorcerer pushes opposing units within this distance to one more (0 = no push).", "int", low=0, high=5, tunable=True),
+        Option("sorcerer_kill_wins", False, "Killing the opposing sorcerer wins (the prototype's victory condition).", "bool"),
+    )
+    variants = (
+        Variant("final", "The rules of the design document (15 tokens of 8 kinds, sorcerers move 2, respawn and push)."),
+        Variant("prototype", "The first playtest rules: only teleport, speed, slow and death tokens, sorcerers move 1, "
+                "killing the opposing sorcerer wins, no respawn or push.",
+                {"token_set": "prototype", "teleport_table": False, "sorcerer_move": 1, "sorcerer_kill_wins": True,
+                 "respawn": False, "push_radius": 0}),
+    )
+    agents: ClassVar[dict[str, str]] = {
+        "heuristic": "boardlab.games.blackfire.agents:HeuristicAgent",
+    }
+    personas: ClassVar[dict[str, dict[str, float]]] = {
+        "runner": {"orb": 3.0, "exit_progress": 3.0, "safety": 1.0, "material": 0.5},
+        "hunter": {"orb": 1.5, "material": 2.5, "enemy_carrier_pressure": 2.0, "safety": 0.5},
+        "cautious": {"orb": 2.0, "safety": 3.0, "material": 1.5, "exit_progress": 1.0},
+        "collector": {"orb": 1.5, "tokens": 2.0, "material": 1.0, "exit_progress": 1.0},
+    }
+
+    castle: Castle
+    token_counts: dict[str, int]
+    token_reference: dict[str, str]
+    opt: dict[str, Any]
+
+    def load_content(self) -> None:
+        self.opt = self.option_values
+        path = self.opt["map"]
+        castle = _CASTLES.get(path)
+        if castle is None:
+            castle = _CASTLES[path] = load_castle(path or None)
+        self.castle = castle
+        self.token_counts, self.token_reference = load_tokens(self.opt["tokens"] or None, self.opt["token_set"])
+
+    def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+        from .scene import build_scene
+
+        return build_scene(self, view, actions)
+
+    def seat_names(self) -> list[str]:
+        return ["Player 1", "Player 2"]

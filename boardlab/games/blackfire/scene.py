@@ -1,0 +1,202 @@
+"""Blackfire's scene: the castle, its walls and exits, tokens, pieces and the Orb.
+
+Built from a seat's *view* and the static castle only, so it cannot leak a
+face-down token.  Moves are two clicks (the piece, then the square); a
+placement or a jump is one click on the square; an archer's choice of target
+is one click on the enemy piece; a revival is the dead unit's card, then the
+square.  Stance changes, ending the turn and declining a prompt are offered in
+the list of legal actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from boardlab.engine.scene import cell_id, status_line
+
+COLOURS = {"green": "#2e8b3a", "red": "#c0392b"}
+LETTER = {"sorcerer": "S", "archer": "A", "warrior": "W"}
+FILL = {
+    ".": "#e9e1d0", "T": "#f1d48a", "G": "#b9e0ae", "#": "#3b3631",
+    "1": "#f0c0b8", "2": "#f0c0b8", "3": "#f0c0b8", "4": "#f0c0b8",
+    "A": "#bcd3e6", "B": "#bcd3e6", "C": "#bcd3e6", "D": "#bcd3e6",
+}
+PROMPTS = {
+    "place": "Choose a square for a face-down token (you do not know which token it is)",
+    "shoot": "Your archer may kill one of these: click the enemy to shoot",
+    "speed": "Speed: move the unit up to {points} more spaces, or stop",
+    "teleport": "Teleport: click a square up to 3 spaces away (walls do not matter), or stay",
+    "displace": "Displace: click an enemy unit, then a square up to 2 spaces from it",
+    "revive-token": "Revive: click a dead unit of yours, then any square",
+}
+
+
+def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+    castle = game.castle
+    st = view["state"]
+    w = castle.width
+    open_exit = st.get("exit")
+    red_start = st.get("red_start")
+    cells = []
+    for i, ch in enumerate(castle.chars):
+        x, y = i % w, i // w
+        cell: dict[str, Any] = {"x": x, "y": y, "fill": FILL.get(ch, "#e9e1d0"), "title": castle.label(i)}
+        if ch == "#":
+            cell["blocked"] = True
+            cell["title"] = "inaccessible"
+        elif ch == "T":
+            cell["label"] = "T"
+            cell["title"] = f"{castle.label(i)}: treasure room"
+        elif ch == "G":
+            cell["label"] = "G"
+            cell["title"] = f"{castle.label(i)}: green start (centre)"
+        elif ch in "1234":
+            n = int(ch)
+            cell["label"] = f"R{n}"
+            cell["title"] = f"{castle.label(i)}: Red start #{n}" + (" (red's start)" if red_start == n else "")
+            if red_start == n:
+                cell["fill"] = "#e58f84"
+        elif ch in "ABCD":
+            n = "ABCD".index(ch) + 1
+            cell["label"] = f"E{n}"
+            is_open = open_exit == n
+            cell["title"] = f"{castle.label(i)}: exit #{n}" + (" - OPEN" if is_open else " (closed)")
+            if is_open:
+                cell["fill"] = "#3fa9f5"
+                cell["highlight"] = True
+        cells.append(cell)
+    walls = []
+    for pair in sorted(tuple(sorted(p)) for p in castle.grid.walls):
+        a, b = pair
+        walls.append({"x": a % w, "y": a // w, "side": "E" if b == a + 1 else "S", "color": "#1d1a17"})
+    items: list[dict[str, Any]] = []
+    for x, y in st["tokens"]:
+        items.append({"id": f"token-{x}-{y}", "x": x, "y": y, "shape": "token", "face_down": True,
+                      "text": "?", "color": "#7a5c2e", "title": "a face-down token"})
+    for x, y in st.get("my_placements", []):
+        items.append({"id": f"mine-{x}-{y}", "x": x, "y": y, "shape": "token", "face_down": True,
+                      "text": "?", "color": "#a07b45", "badge": "yours", "title": "your secretly placed token"})
+    orb = st.get("orb")
+    if orb and orb["cell"] is not None:
+        x, y = orb["cell"]
+        items.append({"id": "orb", "x": x, "y": y, "shape": "circle", "text": "Orb", "color": "#6a2c91",
+                      "title": "the Orb of Blackfire (a sorcerer takes it by stopping here)"})
+    for u in st["units"]:
+        if u["cell"] is not None:
+            x, y = u["cell"]
+            badges = []
+            if u["orb"]:
+                badges.append("Orb")
+            if u["stance"] == "defensive":
+                badges.append("DEF")
+            if u["invulnerable"]:
+                badges.append(f"INV{u['invulnerable']}")
+            if u["slow"]:
+                badges.append("SLOW")
+            title = u["name"] + (f", {u['stance']} stance" if u["stance"] else "")
+            if u["orb"]:
+                title += ", carrying the Orb"
+            if u["invulnerable"]:
+                title += f", invulnerable ({u['invulnerable']} more enemy turns, 1 attack)"
+            if u["slow"]:
+                title += ", slowed (1 less space)"
+            if u["moved"]:
+                title += ", has moved this turn"
+            items.append({"id": f"u{u['id']}", "x": x, "y": y, "text": LETTER[u["kind"]], "color": COLOURS[u["side"]],
+                          "shape": "square" if u["kind"] == "warrior" else "circle",
+                          "badge": " ".join(badges), "title": title})
+        elif u["respawn"] is not None and st.get("red_start"):
+            start = castle.green_start if u["side"] == "green" else castle.red_starts[st["red_start"] - 1]
+            items.append({"id": f"ghost{u['id']}", "x": start % w, "y": start // w, "text": "S", "color": "#9a9a9a",
+                          "shape": "circle", "face_down": False, "badge": f"in {u['respawn']}",
+                          "title": f"the {u['name']} respawns here in {u['respawn']} of its turns"})
+    names = game.seat_names()
+    colours = st.get("colours")
+    if colours:
+        names = [f"{n} ({c})" for n, c in zip(names, colours)]
+    panels = []
+    for side in ("green", "red"):
+        seat = colours.index(side) if colours else None
+        rows = []
+        cards = []
+        for u in st["units"]:
+            if u["side"] != side:
+                continue
+            if u["cell"] is None:
+                state = f"dead, respawns in {u['respawn']}" if u["respawn"] is not None else "dead"
+                cards.append({"id": f"dead-{u['id']}", "name": u["name"], "text": state, "face_down": False})
+            else:
+                state = castle.label(u["cell"][1] * w + u["cell"][0])
+                for flag, word in ((u["orb"], "the Orb"), (u["stance"] == "defensive", "defensive"),
+                                   (u["invulnerable"], "invulnerable"), (u["slow"], "slow"), (u["moved"], "moved")):
+                    if flag:
+                        state += f", {word}"
+            rows.append([u["kind"].capitalize(), state])
+        panels.append({"title": f"{side.capitalize()} ({'Marius' if side == 'green' else 'Soren'})"
+                       + (f" - Player {seat + 1}" if seat is not None else ""),
+                       "seat": seat, "active": st.get("side") == side and not view.get("over"),
+                       "color": COLOURS[side], "rows": rows, "cards": cards})
+    hidden = st.get("hidden_kinds", {})
+    panels.append({
+        "title": "Tokens (the reference printed on the board)",
+        "rows": [["Face down on the board", str(len(st["tokens"]))],
+                 ["Still hidden, by kind", ", ".join(f"{k} {n}" for k, n in hidden.items() if n) or "none"],
+                 ["Open exit", f"#{open_exit}" if open_exit else "not rolled yet"],
+                 ["Red start", f"#{red_start}" if red_start else "not rolled yet"]],
+        "cards": [{"id": f"ref-{k}", "name": k.capitalize(), "text": text, "face_down": False}
+                  for k, text in game.token_reference.items() if k in game.token_counts],
+    })
+    targets = []
+    for i, a in enumerate(actions):
+        clicks = _clicks(castle, a)
+        if clicks:
+            targets.append({"action": i, "clicks": clicks, "label": _label(castle, a)})
+    prompt = st.get("prompt")
+    if st["phase"] == "place":
+        ask = PROMPTS["place"]
+    elif prompt:
+        ask = PROMPTS.get(prompt["kind"], "").format(points=prompt.get("points", 3))
+    else:
+        ask = "Click a piece, then a square (stance change and End turn are in the action list)"
+    return {
+        "title": "Blackfire",
+        "status": status_line(view, names) + (f" - turn {view.get('turn')}" if st["phase"] == "play" and not view.get("over") else ""),
+        "prompt": ask if actions else "",
+        "boards": [{"id": "main", "kind": "grid", "cols": w, "rows": castle.height, "cells": cells, "walls": walls, "items": items}],
+        "panels": panels,
+        "targets": targets,
+    }
+
+
+def _clicks(castle: Any, a: tuple) -> list[str]:
+    w = castle.width
+    sq = lambda c: cell_id("main", c % w, c // w)  # noqa: E731
+    kind = a[0]
+    if kind in ("place", "jump"):
+        return [sq(a[1])]
+    if kind == "move":
+        return [f"item:u{a[1]}", sq(a[2])]
+    if kind == "displace":
+        return [f"item:u{a[1]}", sq(a[2])]
+    if kind == "revive":
+        return [f"card:dead-{a[1]}", sq(a[2])]
+    if kind == "shoot":
+        return [f"item:u{a[1]}"]
+    if kind == "take":
+        return ["item:orb"]
+    return []
+
+
+def _label(castle: Any, a: tuple) -> str:
+    from .state import UNIT_NAMES
+
+    kind = a[0]
+    if kind == "place":
+        return f"Token on {castle.label(a[1])}"
+    if kind == "jump":
+        return f"Teleport to {castle.label(a[1])}"
+    if kind in ("move", "displace", "revive"):
+        return f"{UNIT_NAMES[a[1]].capitalize()} to {castle.label(a[2])}"
+    if kind == "shoot":
+        return f"Shoot the {UNIT_NAMES[a[1]]}"
+    return "Take the Orb"
