@@ -429,6 +429,16 @@ def test_attack_only_adjacent_or_same_room():
     assert attacks == {1, 3}
 
 
+def test_walls_do_not_block_attacks():
+    """Ledger: a wall stops walking, not fighting; an adjacent player behind a wall can be attacked."""
+    s = blank()
+    place(s, 0, cell(2, 2))
+    place(s, 1, cell(3, 2))
+    s.walls[cell(2, 2)] |= 1 << 1
+    s.walls[cell(3, 2)] |= 1 << 3
+    assert cell(3, 2) not in moves(s) and ("attack", 1) in s.legal_actions()
+
+
 @pytest.mark.parametrize("rolls,powers,loser", [
     ((5, 3), (0, 0), 1),    # "If the attacking player wins, then the other player loses a health point."
     ((2, 4), (0, 0), 0),    # "If the attacked player wins, then the attacking player loses a health point."
