@@ -65,7 +65,7 @@ def payable(need, pool: list["Army"], primary: "Army | None") -> bool:
     """Can ``pool`` pay ``need`` (generic, G, E, L, T, S) with ``primary`` paying at least one point?"""
     need = list(need)
     if sum(need) == 0:
-        return True
+        return primary is None
     avail = [0, 0, 0, 0, 0]
     for a in pool:
         s = a.skill
