@@ -31,10 +31,10 @@ def _bar_with_ci(labels: Sequence[str], rates: Sequence[dict[str, float]], title
 
     fig, ax = plt.subplots(figsize=(6, 3.2))
     vals = [r["rate"] for r in rates]
-    lo = [r["rate"] - r["ci_low"] for r in rates]
-    hi = [r["ci_high"] - r["rate"] for r in rates]
+    lo = [max(0.0, r["rate"] - r["ci_low"]) for r in rates]
+    hi = [max(0.0, r["ci_high"] - r["rate"]) for r in rates]
     ax.bar(range(len(vals)), vals, yerr=[lo, hi], capsize=6, color="#3b6ea8")
-    ax.set_xticks(range(len(vals)), labels)
+    ax.set_xticks(range(len(vals)), labels, rotation=15 if max((len(x) for x in labels), default=0) > 8 else 0, ha="right" if max((len(x) for x in labels), default=0) > 8 else "center")
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% CI)")
     ax.set_title(title)
