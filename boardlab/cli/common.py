@@ -84,8 +84,9 @@ def parse_agents(text: str | None, game: Game) -> list[str]:
 def parse_seats(pairs: Sequence[str], game: Game) -> list[str]:
     """``--seat 0=human --seat 2=random`` -> one spec per seat.
 
-    With no ``--seat`` at all, seat 0 is human.  Seats not named get the
-    default bot (:func:`default_agent`).
+    Unless some seat is named human (or seat 0 is given a bot), seat 0 is
+    human.  Seats not named get the default bot (:func:`default_agent`), so
+    naming a bot for every seat watches a game.
     """
     chosen: dict[int, str] = {}
     for pair in pairs:
@@ -99,7 +100,7 @@ def parse_seats(pairs: Sequence[str], game: Game) -> list[str]:
         if seat >= game.players:
             raise InvalidOptionError(f"--seat {pair}: seats are 0..{game.players - 1} for {game.players} players")
         chosen[seat] = spec.strip()
-    if not pairs:
+    if HUMAN not in chosen.values() and 0 not in chosen:
         chosen[0] = HUMAN
     specs = [chosen.get(s, default_agent(game)) for s in range(game.players)]
     for seat, spec in enumerate(specs):

@@ -25,6 +25,7 @@ def game_entries() -> tuple[list[dict], list[str]]:
         spec = cls.spec()
         spec["players"] = cls.player_range()
         spec["agents"] = available_agents(cls)
+        spec["game_agents"] = sorted(getattr(cls, "agents", {}))
         entries.append(spec)
     return entries, problems
 
@@ -42,10 +43,14 @@ def command(as_json: bool) -> None:
     table = Table(title="boardlab games", show_lines=True)
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("name")
-    table.add_column("players", justify="center")
+    table.add_column("players (default)", justify="center")
     table.add_column("variants (default first)")
-    table.add_column("agents")
+    table.add_column("own agents")
     for e in entries:
-        players = e["players"] + (f" (default {e['default_players']})" if e["min_players"] != e["max_players"] else "")
-        table.add_row(e["id"], e["name"], players, ", ".join(v["name"] for v in e["variants"]), ", ".join(e["agents"]))
-    console().print(table)
+        players = e["players"] + (f" ({e['default_players']})" if e["min_players"] != e["max_players"] else "")
+        table.add_row(e["id"], e["name"], players, ", ".join(v["name"] for v in e["variants"]), ", ".join(e["game_agents"]) or "-")
+    out = console()
+    out.print(table)
+    from boardlab.agents import AGENTS
+
+    out.print(f"Agents for every game: {', '.join(sorted(AGENTS))}.  Details: boardlab games --json")

@@ -83,7 +83,7 @@ class SavedGame:
             raise SaveFileError(f"{where} is not a boardlab saved game (format must be {GAME_FORMAT!r})")
         try:
             game, players, variant = doc["game"], doc["players"], doc["variant"]
-            options, seed, agents, actions = doc.get("options") or {}, doc["seed"], doc["agents"], doc["actions"]
+            options, seed, agents, actions = doc.get("options", {}), doc["seed"], doc["agents"], doc["actions"]
         except KeyError as exc:
             raise SaveFileError(f"{where} lacks the key {exc.args[0]!r}") from None
         if not isinstance(game, str) or not isinstance(variant, str):

@@ -24,6 +24,7 @@ import io
 from typing import Any, Iterable, Sequence
 
 from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.style import Style
 from rich.table import Table
@@ -109,7 +110,7 @@ def _item_text(item: dict[str, Any]) -> str:
     text = item.get("text")
     if text in (None, ""):
         text = "?" if item.get("face_down") else "*"
-    text = str(text)
+    text = "".join(str(text).split())  # one line, no spaces: a cell is one line
     if item.get("badge") not in (None, ""):
         text += f"({item['badge']})"
     return text
@@ -320,4 +321,10 @@ def render_panel(panel: dict[str, Any]) -> RenderableType:
     if active:
         title = "> " + title
     border = _style(panel.get("color"), "bold" if active else "")
-    return Panel(grid, title=title, title_align="left", border_style=border, expand=False)
+    # wide enough for the title too (rich would cut the title to the content's width)
+    content = Measurement.get(_MEASURE, _MEASURE.options, grid).maximum
+    width = max(content, len(title) + 2) + 4
+    return Panel(grid, title=title, title_align="left", border_style=border, expand=False, width=min(width, 60))
+
+
+_MEASURE = Console(width=200, file=io.StringIO())
