@@ -37,7 +37,8 @@ Parameters (``ismcts:iterations=400:rollout=heuristic``):
 ``c``           UCB exploration constant (default 0.7, for rewards in [0, 1])
 ``rollout``     ``random`` or ``heuristic`` (the game's ``heuristic`` agent)
 ``depth``       stop a playout after this many decisions from the root and use
-                ``evaluate`` (0 = play to the end)
+                ``evaluate`` (0 = play to the end; ``auto``, the default, is
+                :data:`AUTO_DEPTH` for games that define ``evaluate``, else 0)
 
 With an iteration budget (no ``time``), the same seed gives the same choices.
 
@@ -66,6 +67,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Iterations per decision when no budget is given (see docs/agents.md for timings).
 DEFAULT_ITERATIONS = 200
+#: Playout length (decisions from the root) of ``depth=auto`` for games that define ``evaluate``.
+AUTO_DEPTH = 30
 ROLLOUTS = ("random", "heuristic")
 
 
@@ -95,7 +98,7 @@ class SearchAgent(BaseAgent):
         "time": 0.0,
         "c": 0.7,
         "rollout": "random",
-        "depth": 0,
+        "depth": "auto",
     }
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
@@ -105,7 +108,7 @@ class SearchAgent(BaseAgent):
         self.iterations = int(p["iterations"]) if "iterations" in params or not p["time"] else 0
         self.time_limit = float(p["time"])
         self.c = float(p["c"])
-        self.depth = int(p["depth"])
+        self.depth = auto_depth(game) if p["depth"] == "auto" else int(p["depth"])
         self.seed = seed
         self._rollout_agents: list[Any] | None = None
         if p["rollout"] == "heuristic":
@@ -128,6 +131,8 @@ class SearchAgent(BaseAgent):
         merged = {**cls.defaults, **params}
         for key in ("iterations", "depth"):
             v = merged[key]
+            if key == "depth" and v == "auto":
+                continue
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise UnknownAgentError(f"agent parameter {key} must be a whole number >= 0, got {v!r}")
         for key in ("time", "c"):
@@ -297,6 +302,14 @@ class OmniscientMCTSAgent(SearchAgent):
 
     def _root_sampler(self, decision: Decision, rng: Rng) -> Callable[[], "State"]:
         return _reseeding(decision.omniscient_state(), rng)
+
+
+def auto_depth(game: Any) -> int:
+    """:data:`AUTO_DEPTH` if ``game``'s states define ``evaluate``, else 0 (play to the end)."""
+    from boardlab.engine.state import State
+
+    cls = getattr(game, "state_class", None)
+    return AUTO_DEPTH if cls is not None and cls.evaluate is not State.evaluate else 0
 
 
 def _reseeding(base: "State", rng: Rng) -> Callable[[], "State"]:

@@ -1,0 +1,6 @@
+from boardlab.engine import registry
+
+from .games import GuessGame, RaceGame
+
+registry.register("agents-guess", GuessGame)
+registry.register("agents-race", RaceGame)

@@ -1,0 +1,141 @@
+"""The arena: lineups, intervals, ratings, JSON shape, CLI errors, determinism."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardlab.agents.arena import agent_scores, ladder, lineups, rate, run_arena, wilson, with_budget
+from boardlab.cli import main
+from boardlab.engine import make
+from boardlab.engine.runner import GameRecord
+
+
+@settings(max_examples=60, deadline=None)
+@given(k=st.integers(1, 6), players=st.integers(2, 4))
+def test_every_agent_sits_in_every_seat_equally_often(k, players):
+    agents = [f"a{i}" for i in range(k)]
+    table = lineups(agents, players)
+    assert all(len(lu) == players for lu in table)
+    for seat in range(players):
+        counts = Counter(lu[seat] for lu in table)
+        assert set(counts) == set(agents)
+        assert len(set(counts.values())) == 1, (seat, counts)
+    if k > players:  # every group of `players` agents meets
+        groups = {frozenset(lu) for lu in table}
+        assert len(groups) == len(list(__import__("itertools").combinations(range(k), players)))
+
+
+def test_wilson_matches_known_values():
+    lo, hi = wilson(60, 100)
+    assert (round(lo, 4), round(hi, 4)) == (0.5020, 0.6906)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    lo, hi = wilson(5, 10)
+    assert abs((lo + hi) / 2 - 0.5) < 1e-9 and lo < 0.5 < hi
+
+
+def test_agent_scores_average_copies_and_respect_teams():
+    assert agent_scores(["a", "b", "a", "b"], [1, 0, 1, 0]) == {"a": 1.0, "b": 0.0}
+    assert agent_scores(["a", "b", "a", "b"], [0, 0, 1, 0]) == {"a": 0.5, "b": 0.0}
+
+
+def _rec(scores):
+    return GameRecord(seed=0, scores=tuple(scores), winners=tuple(i for i, s in enumerate(scores) if s), truncated=False,
+                      reason="", turns=1, decisions=1, roles=())
+
+
+def test_ratings_rank_the_winner_first_in_multiplayer():
+    played = [(("a", "b", "c"), _rec([1, 0, 0])), (("b", "c", "a"), _rec([0, 0, 1])), (("c", "a", "b"), _rec([0, 1, 0]))] * 5
+    rows = rate(["c", "b", "a"], played)["agents"]
+    assert rows[0]["agent"] == "a" and rows[0]["win_rate"] == 1.0
+    assert rows[0]["rating"] > 25 > rows[-1]["rating"]
+    assert all(r["games"] == 15 for r in rows)
+
+
+def test_arena_report_is_independent_of_jobs_and_shares_deals():
+    game = make("toy")
+    agents = ["ismcts:iterations=10", "random", "first"]
+    one = run_arena(game, agents, 12, seed=5, jobs=1)
+    two = run_arena(game, agents, 12, seed=5, jobs=2)
+    assert one["agents"] == two["agents"]
+    assert one["games"] == 12 and one["deals"] == 2 and len(one["lineups"]) == 6
+    assert {r["agent"] for r in one["agents"]} == set(agents)
+    assert all(r["games"] == 8 for r in one["agents"])
+    assert all(r["ci_low"] <= r["win_rate"] <= r["ci_high"] for r in one["agents"])
+
+
+def test_arena_rounds_games_up_to_whole_deals():
+    rep = run_arena(make("toy", players=3), ["random", "first"], 5, seed=1)
+    assert rep["games"] == 6 and rep["deals"] == 3
+
+
+def test_arena_rejects_bad_input():
+    game = make("toy")
+    with pytest.raises(ValueError):
+        run_arena(game, ["random", "random"], 4)
+    with pytest.raises(ValueError):
+        run_arena(game, ["random", "first"], 0)
+    with pytest.raises(ValueError):
+        ladder(game, "ismcts", [10], 4)
+
+
+def test_with_budget_replaces_iterations():
+    assert with_budget("ismcts", 50) == "ismcts:iterations=50"
+    assert with_budget("ismcts:iterations=9:depth=3", 50) == "ismcts:depth=3:iterations=50"
+
+
+def test_ladder_rows_follow_budgets():
+    rep = ladder(make("toy"), "ismcts", [2, 40], 8, seed=2)
+    assert [r["budget"] for r in rep["ladder"]] == [2, 40]
+    assert rep["ladder"][1]["agent"] == "ismcts:iterations=40"
+
+
+def run_cli(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_cli_json_shape(capsys):
+    code, out, err = run_cli(capsys, "arena", "toy", "--agents", "ismcts:iterations=5,random", "--games", "4", "--seed", "3", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["game"] == "toy" and doc["games"] == 4
+    assert [sorted(r) for r in doc["agents"]] == [sorted(["agent", "games", "wins", "win_rate", "ci_low", "ci_high", "rating", "sigma", "ordinal"])] * 2
+    for row in doc["agents"]:
+        assert isinstance(row["rating"], float) and 0 <= row["ci_low"] <= row["win_rate"] <= row["ci_high"] <= 1
+
+
+def test_cli_ladder_and_table(capsys):
+    code, out, err = run_cli(capsys, "arena", "toy", "--ladder", "ismcts", "--budgets", "2,8", "--games", "4")
+    assert code == 0, err
+    assert "ismcts:iterations=8" in out and "ladder" in out and "95% CI" in out
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["arena", "toy", "--agents", "random,nosuchagent", "--games", "2"], "nosuchagent"),
+        (["arena", "toy", "--agents", "random,random", "--games", "2"], "twice"),
+        (["arena", "toy", "--agents", "random", "--games", "2"], "at least two"),
+        (["arena", "nosuchgame", "--agents", "random,first", "--games", "2"], "nosuchgame"),
+        (["arena", "toy", "--agents", "random,first", "--games", "0"], "games"),
+        (["arena", "toy", "--games", "2"], "--agents"),
+        (["arena", "toy", "--ladder", "ismcts", "--budgets", "5,x", "--games", "2"], "budgets"),
+        (["arena", "toy", "--ladder", "random", "--games", "2"], "iterations"),
+        (["arena", "toy", "--agents", "random,first", "--games", "2", "--players", "9"], "players"),
+        (["arena", "toy", "--agents", "random,first", "--games", "2", "--variant", "nope"], "nope"),
+        (["arena", "toy", "--agents", "ismcts:iterations=-3,first", "--games", "2"], "iterations"),
+        (["arena", "toy", "--agents", "persona:x,first", "--games", "2"], "persona"),
+    ],
+)
+def test_cli_bad_arguments_give_one_line_and_exit_2(capsys, argv, needle):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert err.startswith("boardlab: error:") and err.count("\n") == 1, err
+    assert needle in err

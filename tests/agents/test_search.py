@@ -1,0 +1,190 @@
+"""Search agents: legality at every decision (prompts included), determinism, no peeking, parameters."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardlab.agents import Decision, check_spec, make_agent
+from boardlab.agents.mcts import ISMCTSAgent, OmniscientMCTSAgent
+from boardlab.engine import UnknownAgentError, make
+from boardlab.engine.runner import play_game
+
+from .helpers import SealedDecision, load, real_games, states_along
+
+SPECS = [
+    "ismcts:iterations=12",
+    "mcts:iterations=12",
+    "omniscient-mcts:iterations=12",
+    "ismcts:iterations=8:depth=3",
+    "ismcts:iterations=8:rollout=heuristic",
+    "persona:runner",
+    "persona:hoarder:samples=2",
+    "easy",
+    "medium",
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("players,teams", [(2, False), (3, False), (4, True)])
+def test_agents_return_legal_actions_including_response_windows(spec, players, teams):
+    game = make("agents-race", players=players, options={"teams": teams})
+    prompts = 0
+    for seed in range(2):
+        agents = [make_agent(spec, game, s, seed * 10 + s) for s in range(players)]
+        state = game.new_state(seed)
+        while not state.is_over():
+            seat = state.current_seat()
+            prompts += bool(state.stack)
+            action = agents[seat].act(Decision(state, seat))
+            assert action in state.legal_actions()
+            state.apply(action)
+    assert prompts > 0, "the test game never opened a response window"
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=10", "mcts:iterations=10", "persona:ones", "omniscient-mcts:iterations=10"])
+def test_agents_answer_the_hidden_coin_prompt(spec):
+    game = make("agents-guess")
+    for seed in range(3):
+        _, rec = play_game(game, [spec, spec if not spec.startswith("persona") else "random"], seed)
+        assert rec.decisions == 2  # a guess and the response window
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=15", "mcts:iterations=15", "persona:runner:samples=2"])
+def test_same_seed_same_choices(spec):
+    game = make("agents-race", players=3)
+    a = play_game(game, [spec] * 3, 11, keep_actions=True)[1]
+    b = play_game(game, [spec] * 3, 11, keep_actions=True)[1]
+    assert a.actions == b.actions
+
+
+def test_different_agent_seeds_can_differ():
+    game = make("toy", players=3)
+    runs = {tuple(map(tuple, play_game(game, ["ismcts:iterations=3"] * 3, s, keep_actions=True)[1].actions)) for s in range(4)}
+    assert len(runs) > 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_ismcts_decision_does_not_depend_on_the_hidden_coin(seed):
+    # Same agent seed, two true states differing only in what seat 0 cannot see:
+    # the decisions must be identical.  The omniscient baseline, which does read
+    # the coin, always guesses it (so the test would catch an agent that peeks).
+    game = make("agents-guess")
+    states = {}
+    s = 0
+    while len(states) < 2:
+        st0 = game.new_state(s)
+        states.setdefault(st0.coin, st0)
+        s += 1
+    choices = set()
+    for coin, state in states.items():
+        agent = make_agent("ismcts:iterations=30", game, 0, seed)
+        choices.add(agent.act(Decision(state, 0)))
+        cheat = make_agent("omniscient-mcts:iterations=30", game, 0, seed)
+        assert cheat.act(Decision(state, 0)) == ("guess", coin)
+    assert len(choices) == 1
+
+
+def test_ismcts_wins_half_and_omniscient_all_of_the_coin_guesses():
+    game = make("agents-guess")
+    fair = sum(play_game(game, ["ismcts:iterations=20", "first"], s)[1].scores[0] for s in range(120))
+    cheat = sum(play_game(game, ["omniscient-mcts:iterations=20", "first"], s)[1].scores[0] for s in range(40))
+    assert 40 <= fair <= 80  # binomial(120, 0.5): outside this range has probability < 0.05%
+    assert cheat == 40
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=8", "mcts:iterations=8", "persona:ones", "easy", "hard"])
+def test_agents_only_use_determinizations(spec):
+    game = make("agents-guess")
+    for seed in range(3):
+        state = game.new_state(seed)
+        agent = make_agent(spec, game, 0, seed)
+        assert agent.act(SealedDecision(state, 0)) in state.legal_actions()
+
+
+@pytest.mark.parametrize("game_id", ["toy", *real_games()])
+def test_ismcts_on_real_games_reads_only_determinizations(game_id):
+    game = load(game_id)
+    states = states_along(game, 3, every=7, limit=120)
+    for i, state in enumerate(states[:6]):
+        seat = state.current_seat()
+        agent = make_agent("ismcts:iterations=6:depth=20", game, seat, i)
+        assert agent.act(SealedDecision(state, seat)) in state.legal_actions()
+
+
+def test_omniscient_agent_is_labelled():
+    assert OmniscientMCTSAgent.omniscient is True
+    assert ISMCTSAgent.omniscient is False
+    assert make_agent("hard", make("toy"), 0).omniscient is False
+
+
+def test_depth_cutoff_uses_evaluate():
+    # With depth=1 the only signal is evaluate(): stepping 2 is valued highest.
+    game = make("agents-race")
+    state = game.new_state(1)
+    agent = make_agent("ismcts:iterations=60:depth=1", game, 0, 5)
+    assert agent.act(Decision(state, 0)) == ("step", 2)
+
+
+def test_time_budget_runs_at_least_one_iteration():
+    game = make("toy")
+    agent = make_agent("ismcts:time=0.01", game, 0, 1)
+    state = game.new_state(2)
+    assert agent.act(Decision(state, 0)) in state.legal_actions()
+    assert agent.last_iterations >= 1
+    assert agent.iterations == 0  # a time budget alone has no iteration cap
+
+
+def test_search_does_not_change_the_true_state_or_event_recording():
+    game = make("toy")
+    state = game.new_state(4)
+    before = state.dumps()
+    make_agent("ismcts:iterations=40", game, 0, 1).act(Decision(state, 0))
+    make_agent("omniscient-mcts:iterations=40", game, 0, 1).act(Decision(state, 0))
+    assert state.dumps() == before
+    assert game.record_events is True
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:iterations=-1",
+        "ismcts:iterations=0",
+        "ismcts:rollout=greedy",
+        "ismcts:c=-1",
+        "ismcts:bogus=1",
+        "mcts:depth=x",
+        "persona",
+        "persona:nobody",
+        "hard:iterations=5",
+        "toy-master",
+    ],
+)
+def test_bad_specs_are_rejected_up_front(spec):
+    game = make("agents-race")
+    with pytest.raises(UnknownAgentError):
+        check_spec(spec, game)
+    with pytest.raises(UnknownAgentError):
+        make_agent(spec, game, 0)
+
+
+def test_heuristic_rollout_needs_a_heuristic():
+    with pytest.raises(UnknownAgentError, match="no heuristic"):
+        make_agent("ismcts:rollout=heuristic", make("toy"), 0)
+
+
+def test_unknown_persona_lists_the_games_personas():
+    with pytest.raises(UnknownAgentError, match="personas: hoarder, runner"):
+        make_agent("persona:berserker", make("agents-race"), 0)
+    with pytest.raises(UnknownAgentError, match="no personas"):
+        make_agent("persona:berserker", make("toy"), 0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_personas_follow_their_weights(seed):
+    game = make("agents-guess")
+    state = game.new_state(seed)
+    assert make_agent("persona:ones:noise=0", game, 0, seed).act(Decision(state, 0)) == ("guess", 1)
+    assert make_agent("persona:zeros:noise=0", game, 0, seed).act(Decision(state, 0)) == ("guess", 0)
