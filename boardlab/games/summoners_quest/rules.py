@@ -245,6 +245,8 @@ class SummonersQuestState(EffectsMixin, State):
                 self.count("rule:temple_crossed", seat)
                 self.emit(f"Player {seat + 1} crosses their temple: +2 maximum mana.", {"seat": seat, "mana_max": 2})
         for p in movers:
+            if gate >= 0:
+                self.entry[p] = gate
             self.set_pos(p, dest)
         self.emit(f"{' and '.join(self.label(p) for p in movers)} move{'s' if len(movers) == 1 else ''} to {board.names[dest]}.",
                   {"movers": movers, "to": dest})

@@ -1,0 +1,293 @@
+"""Traps, spells, equipment, status effects and every kind of card effect."""
+
+import pytest
+
+from .helpers import fresh, give, put, rolled, script
+
+
+# -- Traps --------------------------------------------------------------------------------
+def test_traps_cost_nothing_and_go_anywhere_face_down():
+    # "Traps cost no mana to place on the field and can be placed on any space on the field."
+    st = fresh()
+    st.mana[0] = 0
+    give(st, 0, "pitfall")
+    traps = [a for a in st.legal_actions() if a[0] == "trap"]
+    assert len(traps) == 45
+    st.apply(("trap", "pitfall", 40))
+    assert st.view(0)["state"]["traps"] == [{"space": 40, "owner": 0, "card": "pitfall"}]
+    assert st.view(1)["state"]["traps"] == [{"space": 40, "owner": 0, "card": None}]
+    give(st, 0, "snare")
+    assert ("trap", "snare", 40) not in st.legal_actions()  # ledger: one trap per space
+
+
+def test_trap_is_tripped_by_its_owner_and_negated_on_the_target_roll():
+    # "they can be tripped by anyone, even the player that placed it" ... "a requirement of 3+ means
+    # that the player must roll a 3 or higher on the 6 sided die to negate a trap's effect"
+    st = fresh()
+    st.traps[3] = ["pitfall", 0]
+    rolled(st, 1, 2)
+    script(st, 2)
+    st.apply(("move", "P", 3, -1))
+    assert st.life[0] == 8 and 3 not in st.traps and st.deck.discard_pile[-1] == "pitfall"
+    st = fresh()
+    st.traps[3] = ["pitfall", 1]
+    rolled(st, 1, 2)
+    script(st, 3)
+    st.apply(("move", "P", 3, -1))
+    assert st.life[0] == 10 and 3 not in st.traps
+
+
+def test_traveller_chooses_who_takes_the_trap_and_summons_are_affected_differently():
+    # "If a player is traveling with a summon and they land on a trap they may choose which one of
+    # them is to receive the effects" ... "Some traps effect summons differently"
+    st = fresh()
+    s = put(st, 0, "caipora", 0)
+    st.traps[5] = ["pitfall", 1]
+    rolled(st, 5, 5)
+    st.apply(("move", "B" + s[1:], 5, -1))
+    assert st.stack[-1].kind == "trap_victim"
+    assert set(st.legal_actions()) == {("victim", "P0"), ("victim", s)}
+    script(st, 1)
+    st.apply(("victim", s))
+    assert st.summons[int(s[1:])].damage == 3 and st.life[0] == 10  # summons take 3, summoners 2
+
+
+def test_equipment_negates_a_trap_before_the_roll():
+    # "equipment will first negate traps" ; "circumstantial effects (such as evading one trap)"
+    st = fresh()
+    st.equip[0] = ["yata_mirror"]
+    st.traps[3] = ["fire_glyph", 1]
+    rolled(st, 1, 2)
+    script(st)  # no die may be rolled
+    st.apply(("move", "P", 3, -1))
+    assert st.life[0] == 10 and st.equip[0] == [] and 3 not in st.traps
+
+
+def test_trap_negation_bonus_from_equipment():
+    st = fresh()
+    st.equip[0] = ["helm_of_darkness"]
+    st.traps[3] = ["fire_glyph", 1]  # 5+
+    rolled(st, 1, 2)
+    script(st, 3)
+    st.apply(("move", "P", 3, -1))
+    assert st.life[0] == 10
+
+
+def test_traps_resolve_before_combat():
+    # "The order of operations is as follows: Equipment Effects, traps, combat, and space effects."
+    st = fresh()
+    st.pos[1] = 5
+    st.traps[5] = ["whirlpool", 1]
+    rolled(st, 2, 3)
+    script(st, 1)
+    st.apply(("move", "P", 5, -1))
+    assert st.pos[0] == 2 and st.combat is None and st.life == [10, 10]  # pushed 3 back, no combat, no draw
+    assert st.hands[0] == []
+
+
+# -- Spells ---------------------------------------------------------------------------------
+def test_spell_range_counts_spaces_and_closed_gates_block_it():
+    # "A number in the range section denotes how many spaces away ... the spell may affect"
+    st = fresh()
+    give(st, 0, "fireball")
+    st.pos[0], st.pos[1] = 5, 7
+    st._legal = None
+    assert ("cast", "fireball", "P1") in st.legal_actions()
+    st.pos[1] = 8
+    st._legal = None
+    assert ("cast", "fireball", "P1") not in st.legal_actions()
+    st.pos[0], st.pos[1] = 4, 33  # hall I beyond a closed gate
+    st._legal = None
+    assert ("cast", "fireball", "P1") not in st.legal_actions()
+    st.gates = 1
+    st._legal = None
+    assert ("cast", "fireball", "P1") in st.legal_actions()
+
+
+def test_range_zero_means_own_space_and_spells_are_before_or_after_moving():
+    # "Cards without a range or a range of 0 may only affect those in the same space"
+    st = fresh()
+    give(st, 0, "healing_light", "frost_nova")
+    assert ("cast", "healing_light", "P0") in st.legal_actions()
+    st.pos[1] = 1
+    st._legal = None
+    assert ("cast", "frost_nova", 1) in st.legal_actions()
+    rolled(st, 1, 1)
+    assert not any(a[0] == "cast" for a in st.legal_actions())
+    st.apply(("move", "P", 2, -1))
+    assert any(a[0] == "cast" for a in st.legal_actions())  # after movement
+
+
+def test_space_spell_hits_enemy_pieces_only_and_spell_is_discarded():
+    st = fresh()
+    give(st, 0, "lightning_storm")
+    st.pos[1] = 3
+    s = put(st, 0, "hydra", 3)
+    st.apply(("cast", "lightning_storm", 3))
+    assert st.life[1] == 8 and st.summons[int(s[1:])].damage == 0
+    assert st.mana[0] == 3 and st.deck.discard_pile[-1] == "lightning_storm"  # cost 4, temple -1
+
+
+def test_silenced_summoner_cannot_cast():
+    st = fresh()
+    give(st, 0, "healing_light")
+    st.status[0] = [["silenced", 1]]
+    assert not any(a[0] == "cast" for a in st.legal_actions())
+
+
+# -- Equipment ---------------------------------------------------------------------------------
+def test_equipping_costs_mana_and_three_items_at_most():
+    # "A player may only equip up to 3 items at any one time."
+    st = fresh()
+    st.pos[0] = 5
+    st.mana[0] = 20
+    s = put(st, 0, "oni", 5)
+    give(st, 0, "mjolnir", "aegis", "kanabo", "talaria")
+    st.apply(("equip", "mjolnir", "P0"))
+    assert st.mana[0] == 17 and st.equip[0] == ["mjolnir"]
+    st.apply(("equip", "aegis", s))
+    st.apply(("equip", "kanabo", "P0"))
+    assert not any(a[0] == "equip" for a in st.legal_actions())
+    st.apply(("unequip", "kanabo"))
+    assert ("equip", "talaria", "P0") in st.legal_actions()
+
+
+def test_equipping_a_monster_needs_it_within_one_space():
+    # "Equipping a monster requires the summoner token to be at least within one space of the monster."
+    st = fresh()
+    near = put(st, 0, "oni", 1)
+    far = put(st, 0, "talos", 2)
+    give(st, 0, "aegis")
+    acts = st.legal_actions()
+    assert ("equip", "aegis", near) in acts and ("equip", "aegis", far) not in acts
+
+
+def test_one_at_will_equipment_ability_per_turn_and_mjolnirs_lightning_bolt():
+    # "Only one equipment's "at-will" ability may be used per turn"
+    st = fresh()
+    st.equip[0] = ["mjolnir", "bow_of_artemis"]
+    st.pos[1] = 3
+    st._legal = None
+    acts = st.legal_actions()
+    assert ("use", "mjolnir", "P1") in acts and ("use", "bow_of_artemis", "P1") in acts
+    st.apply(("use", "mjolnir", "P1"))
+    assert st.life[1] == 7 and st.mana[0] == 4
+    assert not any(a[0] == "use" for a in st.legal_actions())
+    for _ in range(2):
+        st.phase = "post"
+        st._legal = None
+        st.apply(("end",))
+    assert any(a[0] == "use" for a in st.legal_actions())
+
+
+def test_expended_equipment_is_discarded_after_use():
+    # "Some are expended upon their use"
+    st = fresh()
+    st.life[0] = 5
+    st.equip[0] = ["golden_fleece"]
+    st._legal = None
+    st.apply(("use", "golden_fleece", "P0"))
+    assert st.life[0] == 9 and st.equip[0] == [] and st.deck.discard_pile[-1] == "golden_fleece"
+
+
+# -- Status effects ---------------------------------------------------------------------------------
+def test_a_player_holds_three_effects_at_most():
+    # "A player may only be affected by up to 3 effects at once."
+    st = fresh()
+    for name in ("poisoned", "weakened", "slowed", "stunned"):
+        st.add_status("P1", name, 2)
+    assert [s[0] for s in st.status[1]] == ["poisoned", "weakened", "slowed"]
+    st.add_status("P1", "poisoned", 4)  # ledger: re-applying refreshes
+    assert st.status[1][0] == ["poisoned", 4]
+
+
+def test_a_monster_holds_one_effect_and_a_new_one_replaces_it():
+    # "Any new effect will override a previous effect on a monster."
+    st = fresh()
+    s = put(st, 1, "oni", 5)
+    st.add_status(s, "poisoned", 2)
+    st.add_status(s, "stunned", 1)
+    m = st.summons[int(s[1:])]
+    assert (m.status, m.status_turns) == ("stunned", 1)
+
+
+def test_statuses_tick_at_the_end_of_their_owners_turn_and_poison_at_its_start():
+    st = fresh()
+    st.add_status("P1", "poisoned", 2)
+    st.add_status("P1", "stunned", 1)
+    st.phase = "post"
+    st.apply(("end",))  # seat 1 starts: poison bites
+    assert st.life[1] == 9
+    rolled(st, 3, 3)
+    assert st.legal_actions() == (("stay",),)
+    st.apply(("stay",))
+    st.apply(("end",))
+    assert st.status[1] == [["poisoned", 1]]
+
+
+# -- the effect vocabulary, one scenario per kind ----------------------------------------------------
+@pytest.mark.parametrize("effect, check", [
+    (("damage", 3), lambda st: st.life[1] == 7),
+    (("heal", 2), lambda st: st.life[1] == 10),
+    (("push", 2), lambda st: st.pos[1] == 8),
+    (("advance", 2), lambda st: st.pos[1] == 12),
+    (("portal",), lambda st: st.pos[1] == 12),
+    (("status", "weakened", 2), lambda st: st.status[1] == [["weakened", 2]]),
+    (("discard", 1), lambda st: st.hands[1] == ["fireball"] or st.hands[1] == ["gust"]),
+    (("drain", 4), lambda st: st.mana[1] == 2 and st.used[1] == 4),
+])
+def test_piece_effects(effect, check):
+    st = fresh()
+    st.pos[1] = 10
+    give(st, 1, "fireball", "gust")
+    st.apply_effects((effect,), 0, "P1")
+    assert check(st)
+
+
+def test_heal_and_cleanse_on_a_summon():
+    st = fresh()
+    s = put(st, 0, "hydra", 3)
+    m = st.summons[int(s[1:])]
+    m.damage, m.status, m.status_turns = 4, "poisoned", 2
+    st.apply_effects((("heal", 3), ("cleanse",)), 0, s)
+    assert m.damage == 1 and m.status is None
+
+
+def test_caster_effects_draw_and_mana():
+    st = fresh()
+    st.mana[0], st.used[0] = 1, 5
+    st.apply_effects((("draw", 2), ("mana", 3)), 0, "P0")
+    assert len(st.hands[0]) == 2 and st.mana[0] == 4 and st.used[0] == 2
+
+
+def test_break_trap_effect():
+    st = fresh()
+    give(st, 0, "dispel_trap")
+    st.traps[2] = ["snare", 1]
+    st.apply(("cast", "dispel_trap", 2))
+    assert 2 not in st.traps
+
+
+def test_combat_effects_roll_and_attack_bonus():
+    st = fresh()
+    s = put(st, 0, "lobisomem", 2)
+    st.pos[1] = 5
+    rolled(st, 1, 2)
+    st.apply(("move", s, 5, -1))
+    script(st, 2, 2)  # 2 + 1 (Moon Frenzy) beats 2
+    st.apply(("boost", int(s[1:])))
+    assert st.life[1] == 5  # attack 4 + 1
+
+
+def test_a_push_never_moves_anyone_out_of_the_chamber():
+    st = fresh()
+    st.pos[1] = 44
+    st.apply_effects((("push", 3),), 0, "P1")
+    assert st.pos[1] == 44
+
+
+def test_steadfast_summons_cannot_be_pushed():
+    st = fresh()
+    s = put(st, 1, "minotaur", 10)
+    st.apply_effects((("push", 3),), 0, s)
+    assert st.pos_of(s) == 10

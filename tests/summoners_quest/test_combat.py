@@ -1,0 +1,217 @@
+"""Combat, post-combat push-backs and the chamber of victory, with scripted dice."""
+
+from .helpers import fresh, give, put, rolled, script
+
+CH = 44
+
+
+def attack_setup(players=2):
+    st = fresh(players)
+    st.pos[1] = 5
+    rolled(st, 2, 3)
+    return st
+
+
+def test_moving_onto_an_enemy_starts_combat_and_the_winner_deals_damage():
+    # "A player attacks when they move their token or summon onto a space occupied by ... another
+    # player.  ... each player involved rolls a d6; the one with the higher roll wins"
+    # "If the attacker wins, the defending summoner token or summon is moved backwards one space,
+    # but it does not activate space effects."
+    st = attack_setup()
+    st.traps[4] = ["pitfall", 0]
+    script(st, 6, 1)
+    st.apply(("move", "P", 5, -1))
+    assert st.life == [10, 8] and st.pos == [5, 4]
+    assert 4 in st.traps and not st.stack  # no trap, no portal prompt for the pushed defender
+    assert len(st.hands[0]) == 1  # the attacker then gets the focus point's space effect
+    assert st.usage["combat:won"] == [1, 0]
+
+
+def test_losing_attacker_is_pushed_back_and_takes_that_space_effect():
+    # "If the attacker loses combat, they must move back one space ... and then can activate the
+    # space effect on the space they are pushed back to"
+    st = attack_setup()
+    st.traps[4] = ["pitfall", 1]
+    script(st, 1, 6)
+    st.apply(("move", "P", 5, -1))
+    assert st.life == [8, 10] and st.pos == [4, 5]
+    assert 4 in st.traps  # ledger: only the space effect, not traps or combat
+    assert st.stack[-1].kind == "portal" and st.stack[-1].seat == 0
+
+
+def test_ties_are_rerolled():
+    st = attack_setup()
+    script(st, 3, 3, 5, 2)
+    st.apply(("move", "P", 5, -1))
+    assert st.life == [10, 8] and st.usage["rule:combat_tie"] == [1, 0]
+
+
+def test_ties_go_to_the_defender_in_the_variant():
+    st = fresh(2, variant="defender-ties")
+    st.pos[1] = 5
+    rolled(st, 2, 3)
+    script(st, 3, 3)
+    st.apply(("move", "P", 5, -1))
+    assert st.life == [8, 10]
+
+
+def test_damage_summon_attacker_deals_its_attack():
+    # "If the attacker is a summon card, the damage dealt is specified by the "Attack" entry"
+    st = fresh()
+    s = put(st, 0, "oni", 2)
+    st.pos[1] = 5
+    rolled(st, 1, 2)
+    script(st, 6, 1)
+    st.apply(("move", s, 5, -1))
+    assert st.stack[-1].kind == "precombat"  # Oni's combat ability may be used first
+    st.apply(("fight",))
+    assert st.life[1] == 6
+
+
+def test_damage_summoner_against_summon_equals_current_life():
+    # "If a Summoner token attacks a summon card, they deal damage equal to their current number of
+    # life stones, instead."
+    st = fresh()
+    st.life[0] = 7
+    put(st, 1, "cerberus", 5)
+    st.mana[1] = 0  # Cerberus cannot pay for its ability
+    rolled(st, 2, 3)
+    script(st, 6, 1)
+    st.apply(("move", "P", 5, -1))
+    assert not st.summons
+
+
+def test_damage_summoner_is_two_plus_modifiers():
+    # "the damage dealt is a base of 2 plus any modifiers from spells or equipment"
+    st = attack_setup()
+    st.equip[0] = ["mjolnir"]
+    script(st, 6, 1)
+    st.apply(("move", "P", 5, -1))
+    assert st.life[1] == 7
+
+
+def test_attacker_chooses_the_target_among_several():
+    # "the attacker chooses which one to attack"
+    st = attack_setup(3)
+    st.pos[2] = 5
+    st.apply(("move", "P", 5, -1))
+    assert st.stack[-1].kind == "attack"
+    assert set(st.legal_actions()) == {("attack", "P0", "P1"), ("attack", "P0", "P2")}
+    script(st, 6, 1)
+    st.apply(("attack", "P0", "P2"))
+    assert st.life == [10, 10, 8] and st.pos[1] == 5
+
+
+def test_defender_may_defend_with_a_summon():
+    # "the defender may choose to defend using their summon, forcing the attacker to attack the
+    # summon instead of the Summoner"
+    st = attack_setup()
+    s = put(st, 1, "talos", 5)
+    st.mana[1] = 0
+    st.apply(("move", "P", 5, -1))
+    assert set(st.legal_actions()) == {("attack", "P0", "P1"), ("attack", "P0", s)}
+    st.apply(("attack", "P0", "P1"))
+    pr = st.stack[-1]
+    assert pr.kind == "defend" and pr.seat == 1 and st.current_seat() == 1
+    assert set(st.legal_actions()) == {("defend", int(s[1:])), ("no_defend",)}
+    script(st, 1, 6)
+    st.apply(("defend", int(s[1:])))
+    assert st.life == [7, 10]  # Talos (attack 3) won and hit the summoner
+
+
+def test_combat_abilities_are_used_before_the_dice():
+    # "All abilities must be activated prior to rolling the dice to determine a winner in combat."
+    st = fresh()
+    s = put(st, 0, "oni", 2)
+    st.pos[1] = 5
+    rolled(st, 1, 2)
+    st.apply(("move", s, 5, -1))
+    uid = int(s[1:])
+    assert set(st.legal_actions()) == {("boost", uid), ("fight",)}
+    script(st, 6, 1)
+    st.apply(("boost", uid))
+    assert st.mana[0] == 4 and st.life[1] == 4  # Attack 4 + Kanabo Smash 2
+
+
+def test_defender_combat_ability_and_roll_bonus():
+    st = attack_setup()
+    s = put(st, 1, "cerberus", 5)
+    st.apply(("move", "P", 5, -1))
+    st.apply(("attack", "P0", "P1"))
+    st.apply(("defend", int(s[1:])))
+    assert st.current_seat() == 1 and ("boost", int(s[1:])) in st.legal_actions()
+    script(st, 4, 3)  # 3 + Three Heads 2 beats 4
+    st.apply(("boost", int(s[1:])))
+    assert st.life[0] == 7
+
+
+# -- The chamber of victory ------------------------------------------------------------------
+def end(st):
+    st.phase = "post"
+    st._legal = None
+    st.apply(("end",))
+
+
+def test_hold_the_chamber_three_turns_from_the_following_turn():
+    # "The chamber of victory is a single, large space that must be held for 3 turns, starting at
+    # the beginning of the following turn."
+    st = fresh()
+    st.pos[0] = CH
+    for expected in (1, 2, 3):
+        end(st)  # seat 0 ends, seat 1 plays
+        end(st)  # seat 1 ends, seat 0 starts: the hold counts
+        assert st.hold[0] == expected and not st.is_over()
+    end(st)
+    assert st.results().winners == (0,) and st.results().reason == "held the chamber of victory"
+
+
+def test_summons_do_not_hold_the_chamber():
+    st = fresh()
+    put(st, 0, "oni", CH)
+    for _ in range(8):
+        end(st)
+    assert not st.is_over() and st.hold == [0, 0]
+
+
+def test_defeated_occupant_is_evicted_to_the_attackers_portal_and_loses_the_count():
+    # "placed back to the portal just outside of the gate that the player who initiated combat
+    # entered from" ... "If evicted by any means, the amount of turns ... is reset"
+    st = fresh()
+    st.gates = 0b0010
+    st.pos[1], st.hold[1] = CH, 2
+    st.pos[0] = 12
+    rolled(st, 2, 2)
+    script(st, 6, 1)
+    st.apply(("move", "P", CH, 1))
+    assert st.pos[0] == CH and st.pos[1] == 12 and st.hold[1] == 0
+    assert st.usage["rule:eviction"] == [1, 0]
+
+
+def test_losing_attacker_in_the_chamber_goes_back_to_its_hall():
+    st = fresh()
+    st.gates = 0b0010
+    st.pos[1], st.hold[1] = CH, 2
+    st.pos[0] = 12
+    rolled(st, 2, 2)
+    script(st, 1, 6)
+    st.apply(("move", "P", CH, 1))
+    assert st.pos[0] == 32 + 3 * 1 + 2 and st.pos[1] == CH and st.hold[1] == 2
+
+
+def test_monster_defending_in_the_chamber_moves_the_attacker_out():
+    # "If a player in the victory space has a monster with them and the monster loses, the attacker
+    # moves one space outside of the victory space."
+    st = fresh()
+    st.gates = 0b0010
+    st.pos[1], st.hold[1] = CH, 1
+    s = put(st, 1, "talos", CH)
+    st.mana[1] = 0
+    st.pos[0] = 12
+    rolled(st, 2, 2)
+    st.apply(("move", "P", CH, 1))
+    st.apply(("attack", "P0", "P1"))
+    st.apply(("defend", int(s[1:])))
+    script(st, 6, 1)
+    st.apply(("fight",)) if st.stack else None
+    assert st.pos[0] == 32 + 3 * 1 + 2 and st.pos[1] == CH and st.hold[1] == 1
+    assert st.summons[int(s[1:])].pos == CH
