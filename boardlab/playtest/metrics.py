@@ -194,10 +194,31 @@ def feature_usage(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def roles_add_information(rows: Sequence[dict[str, Any]]) -> bool:
+    """True when roles are not just seat names: a role shared by seats (teams) or seats changing roles between games.
+
+    >>> roles_add_information([{"roles": ["a", "b"]}, {"roles": ["a", "b"]}])
+    False
+    >>> roles_add_information([{"roles": ["green", "red"]}, {"roles": ["red", "green"]}])
+    True
+    """
+    first = None
+    for r in rows:
+        roles = tuple(r["roles"])
+        if len(set(roles)) < len(roles):
+            return True
+        if first is None:
+            first = roles
+        elif roles != first:
+            return True
+    return False
+
+
 def summary(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
     """Every game-neutral metric of a run."""
     return {
         "games": len(rows),
+        "roles_add_information": roles_add_information(rows),
         "win_by_seat": win_rates_by_seat(rows, players),
         "win_by_role": win_rates_by_role(rows),
         "first_player_advantage": first_player_advantage(rows, players),

@@ -96,7 +96,7 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
     ]
     for s, r in enumerate(result["win_by_seat"]):
         lines.append(f"| {s} | {_pct(r['rate'])} | {_pct(r['ci_low'])} - {_pct(r['ci_high'])} |")
-    if set(result["win_by_role"]) != {f"seat {i}" for i in range(cfg["players"])}:
+    if result.get("roles_add_information"):
         lines += ["", "| role | win rate | 95% CI |", "| --- | --- | --- |"]
         for role, r in result["win_by_role"].items():
             lines.append(f"| {role} | {_pct(r['rate'])} | {_pct(r['ci_low'])} - {_pct(r['ci_high'])} |")
@@ -128,7 +128,7 @@ def write_report(folder: str | Path, manifest: dict[str, Any], result: dict[str,
         ("Win rate by seat", _bar_with_ci([f"seat {i}" for i in range(players)], result["win_by_seat"], "Win rate by seat", 1 / players)),
     ]
     roles = result["win_by_role"]
-    if set(roles) != {f"seat {i}" for i in range(players)}:
+    if result.get("roles_add_information"):
         plots.append(("Win rate by role", _bar_with_ci(list(roles), list(roles.values()), "Win rate by side or role")))
     plots.append(("Game length", _histogram([r["turns"] for r in rows], "Game length", "turns")))
     plots.append(("Decisions", _histogram([r["decisions"] for r in rows], "Decisions per game", "decisions")))
