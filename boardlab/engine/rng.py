@@ -19,6 +19,7 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_LIMITS: dict[int, int] = {}  # n -> rejection limit of below(n)
 
 
 def mix64(x: int) -> int:
@@ -62,9 +63,18 @@ class Rng:
         """A uniform integer in ``range(n)`` (unbiased, by rejection)."""
         if n <= 0:
             raise ValueError(f"below() needs n >= 1, got {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = (1 << 64) - ((1 << 64) % n)
+            if n < 4096:
+                _LIMITS[n] = limit
         while True:
-            x = self.next64()
+            # next64() inlined (this is the hot path of every die roll and random agent)
+            s = (self.state + _GOLDEN) & _MASK
+            self.state = s
+            s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = s ^ (s >> 31)
             if x < limit:
                 return x % n
 

@@ -72,16 +72,25 @@ def play_game(
     agents = [make_agent(spec, game, seat, agent_seed(seed, seat)) for seat, spec in enumerate(agent_specs)]
     state = game.new_state(seed)
     actions: list[list[Any]] = []
-    while True:
-        seat = state.current_seat()
-        if seat is None:
-            break
-        action = agents[seat].act(Decision(state, seat))
-        state.apply(action)
-        if keep_actions:
-            actions.append(list(action))
-        if on_step is not None:
-            on_step(state, action)
+    current_seat, apply = state.current_seat, state.apply
+    acts = [a.act for a in agents]
+    if not keep_actions and on_step is None:  # the simulation hot loop
+        while True:
+            seat = current_seat()
+            if seat is None:
+                break
+            apply(acts[seat](Decision(state, seat)))
+    else:
+        while True:
+            seat = current_seat()
+            if seat is None:
+                break
+            action = acts[seat](Decision(state, seat))
+            apply(action)
+            if keep_actions:
+                actions.append(list(action))
+            if on_step is not None:
+                on_step(state, action)
     res = state.results()
     record = GameRecord(
         seed=seed,

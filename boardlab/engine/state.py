@@ -253,15 +253,16 @@ class State:
         :class:`IllegalActionError` if ``action`` is not legal; in both cases
         the state is unchanged.
         """
-        if self.truncated or self._is_over():
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if not legal and (self.truncated or self._is_over()):
+            # (a non-empty legal list means the game is not over: no need to ask again)
             raise GameOverError(f"the game is over; no action is legal (got {action!r})")
         if type(action) is not tuple:
             if not isinstance(action, (list, tuple)):
                 raise IllegalActionError(f"an action must be a list or tuple, got {action!r}")
             action = tuple(action)
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_actions()
         if action not in legal:
             sample = "; ".join(self.describe(a) for a in legal[:8])
             more = f" (and {len(legal) - 8} more)" if len(legal) > 8 else ""
