@@ -56,6 +56,7 @@ Action = tuple
 """An action: ``(kind, *args)`` with ``str``/``int`` args."""
 
 STATE_FORMAT = "boardlab.state/1"
+_new_rng = object.__new__
 
 
 @record
@@ -384,11 +385,14 @@ class State:
         cls = type(self)
         new = cls.__new__(cls)
         new.game = self.game
-        new.rng = Rng(self.rng.state)
+        rng = _new_rng(Rng)  # Rng(state) without the call overhead (clone is a search hot path)
+        rng.state = self.rng.state
+        new.rng = rng
         new.turn = self.turn
         new.decisions = self.decisions
         new.truncated = self.truncated
-        new.stack = [copy_value(p) for p in self.stack] if self.stack else []
+        stack = self.stack
+        new.stack = [copy_value(p) for p in stack] if stack else []
         new._log = self._log
         new._log_len = self._log_len
         new._legal = self._legal

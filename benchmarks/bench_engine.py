@@ -1,0 +1,158 @@
+"""Simulation speed of a game: playouts per second, decisions per second, clone time.
+
+    python benchmarks/bench_engine.py --game dungeons-jewel
+    python benchmarks/bench_engine.py --game dungeons-jewel --games 200 --heuristic-games 200 --json
+
+Measures, for the random agent and the game's heuristic agent (if any):
+
+* games/s and decisions/s in one process (wall clock, and CPU time of this
+  process, which is what a loaded machine distorts least);
+* the same with ``jobs=2`` worker processes (wall clock) and the speed-up;
+
+and, for the engine itself:
+
+* a bare playout loop (legal actions, a random pick, apply: no agent objects);
+* ``clone()`` and ``determinize()`` of a mid-game state, in microseconds.
+
+Targets for The Dungeon's Jewel: random playouts >= 100,000 decisions/s on one
+core, clone <= 10 us, jobs=2 >= 1.8x jobs=1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+import timeit
+from typing import Any
+
+from boardlab.engine import Rng, make
+from boardlab.engine.runner import play_game, run_batch
+
+
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = float("nan")
+    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), "load_1min": round(load, 2)}
+
+
+def batch(game, specs: list[str], games: int, seed: int, jobs: int) -> dict[str, Any]:
+    t0, c0 = time.perf_counter(), time.process_time()
+    records = run_batch(game, specs, games, seed, jobs)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    decisions = sum(r.decisions for r in records)
+    out = {
+        "agents": specs[0] if len(set(specs)) == 1 else ",".join(specs),
+        "jobs": jobs,
+        "games": games,
+        "decisions": decisions,
+        "truncated": sum(r.truncated for r in records),
+        "seconds": round(wall, 3),
+        "games_per_s": round(games / wall, 1),
+        "decisions_per_s": round(decisions / wall),
+    }
+    if jobs == 1:
+        out["cpu_seconds"] = round(cpu, 3)
+        out["decisions_per_cpu_s"] = round(decisions / cpu) if cpu > 0 else None
+    return out
+
+
+def bare_loop(game, games: int, seed: int) -> dict[str, Any]:
+    """Decisions/s of the engine loop without agent objects (what search playouts pay)."""
+    game.record_events = False
+    rng = Rng(seed)
+    decisions = 0
+    c0 = time.process_time()
+    for i in range(games):
+        state = game.new_state(seed + i)
+        legal_actions, apply, current_seat = state.legal_actions, state.apply, state.current_seat
+        while current_seat() is not None:
+            legal = legal_actions()
+            apply(legal[rng.below(len(legal))])
+        decisions += state.decisions
+    cpu = time.process_time() - c0
+    game.record_events = True
+    return {"games": games, "decisions": decisions, "decisions_per_cpu_s": round(decisions / cpu)}
+
+
+def mid_game_state(game, seed: int, agent: str):
+    """A state halfway through a game played by ``agent``."""
+    _, rec = play_game(game, [agent] * game.players, seed, keep_actions=True)
+    state = game.new_state(seed)
+    for a in rec.actions[: len(rec.actions) // 2]:
+        state.apply(a)
+    return state
+
+
+def micro(fn, number: int = 20000) -> float:
+    """Best-of-7 CPU time of one call, in microseconds."""
+    t = timeit.Timer(fn, timer=time.process_time)
+    return round(min(t.repeat(number=number, repeat=7)) / number * 1e6, 2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="dungeons-jewel")
+    ap.add_argument("--players", type=int)
+    ap.add_argument("--variant")
+    ap.add_argument("--games", type=int, default=100, help="random-agent games per measurement")
+    ap.add_argument("--heuristic-games", type=int, default=100, help="heuristic-agent games per measurement")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args(argv)
+
+    game = make(args.game, players=args.players, variant=args.variant)
+    report: dict[str, Any] = {"game": game.id, "variant": game.variant, "players": game.players,
+                              "machine": machine(), "batches": []}
+    agents = ["random"] + (["heuristic"] if "heuristic" in game.agents else [])
+    for agent in agents:
+        n = args.games if agent == "random" else args.heuristic_games
+        specs = [agent] * game.players
+        run_batch(game, specs, 2, args.seed, 1)  # warm up (imports, content)
+        one = batch(game, specs, n, args.seed, 1)
+        two = batch(game, specs, n, args.seed, 2)
+        two["speedup_vs_jobs1"] = round(two["games_per_s"] / one["games_per_s"], 2)
+        report["batches"] += [one, two]
+    report["bare_loop"] = bare_loop(game, max(1, args.games // 2), args.seed)
+    state = mid_game_state(game, args.seed + 1, agents[-1])
+    seat = state.current_seat() or 0
+    report["mid_game"] = {"decisions": state.decisions, "agent": agents[-1]}
+    report["clone_us"] = micro(state.clone)
+    report["determinize_us"] = micro(lambda: state.determinize(seat, 7), number=5000)
+    report["legal_actions_uncached_us"] = micro(lambda: state._legal_actions())
+    report["machine"]["load_1min_after"] = machine()["load_1min"]
+
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    m = report["machine"]
+    print(f"{game.name} ({game.id}, {game.variant}, {game.players} players)")
+    print(f"machine: {m['nproc']} x {m['cpu']}, Python {m['python']}, load {m['load_1min']} -> {m['load_1min_after']}")
+    print(f"{'agents':<10} {'jobs':>4} {'games':>6} {'trunc':>5} {'games/s':>9} {'decisions/s':>12} "
+          f"{'dec/CPU-s':>10} {'speed-up':>8}")
+    for b in report["batches"]:
+        print(f"{b['agents']:<10} {b['jobs']:>4} {b['games']:>6} {b['truncated']:>5} {b['games_per_s']:>9} "
+              f"{b['decisions_per_s']:>12} {b.get('decisions_per_cpu_s') or '':>10} {b.get('speedup_vs_jobs1', ''):>8}")
+    bl = report["bare_loop"]
+    print(f"bare engine loop (no agent objects): {bl['decisions_per_cpu_s']} decisions per CPU-second")
+    print(f"mid-game state ({state.decisions} decisions in): clone {report['clone_us']} us, "
+          f"determinize {report['determinize_us']} us, uncached legal actions {report['legal_actions_uncached_us']} us")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
