@@ -1,0 +1,44 @@
+"""Fixtures for the web tests: an app on a temporary data dir, test games, helpers."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from boardlab.web.app import create_app
+
+from .devserver import register_test_games
+
+register_test_games()
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def client(data_dir):
+    app = create_app(data_dir=data_dir, bot_delay=0)
+    with TestClient(app) as c:
+        yield c
+
+
+def create(client: TestClient, game: str = "toy", seats: list[dict] | None = None, **kw: Any) -> dict:
+    body: dict[str, Any] = {"game": game, **kw}
+    if seats is not None:
+        body["seats"] = seats
+    r = client.post("/api/matches", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def canon(x: Any) -> str:
+    return json.dumps(x, sort_keys=True)
