@@ -136,7 +136,7 @@ class PlaySession:
         view = self.state.view(seat)
         scene = self.game.scene(view, legal)
         self.out.print(Rule(f"{self._name(seat)}'s view"))
-        self.out.print(render_scene(scene))
+        self.out.print(render_scene(scene, width=self.out.width))
         self.out.print(render_actions([self.state.describe(a) for a in legal]))
 
     def _show_events(self, seat: int | None) -> None:
@@ -163,7 +163,7 @@ class PlaySession:
         view = self.state.view(seat)
         self.out.print(Rule("Game over"))
         scene = self.game.scene(view, ())
-        self.out.print(render_scene(scene))
+        self.out.print(render_scene(scene, width=self.out.width))
         line = status_line(view, self.names)
         if line != scene.get("status"):
             self.out.print(Text(line, style="bold green"))

@@ -63,7 +63,7 @@ class Replay:
         if board:
             state = self.states[k]
             view = state.view(self.seat)
-            self.out.print(render_scene(self.game.scene(view, ())))
+            self.out.print(render_scene(self.game.scene(view, ()), width=self.out.width))
         if k == self.steps:
             view = self.states[k].view(self.seat)
             if view["over"]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 from typing import Any, Iterable, Sequence
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console, Group, RenderableType
 from rich.measure import Measurement
 from rich.panel import Panel
@@ -33,16 +34,21 @@ from rich.text import Text
 Scene = dict[str, Any]
 
 MIN_CELL = 3
-MAX_CELL = 8
+MAX_CELL = 12
+#: Widest board drawn (characters); cells narrow to fit it.
+BOARD_WIDTH = 100
 
 
-def render_scene(scene: Scene, actions: Sequence[str] = ()) -> RenderableType:
-    """A rich renderable of ``scene``; ``actions`` (labels) are listed numbered if given."""
+def render_scene(scene: Scene, actions: Sequence[str] = (), width: int = BOARD_WIDTH) -> RenderableType:
+    """A rich renderable of ``scene``; ``actions`` (labels) are listed numbered if given.
+
+    Grid cells narrow so that boards fit in ``width`` characters (pass the console's width).
+    """
     parts: list[RenderableType] = []
     if scene.get("title"):
         parts.append(Text(str(scene["title"]), style="bold"))
     for board in scene.get("boards") or ():
-        parts.extend(render_board(board))
+        parts.extend(render_board(board, width))
     panels = [render_panel(p) for p in scene.get("panels") or ()]
     if panels:
         table = Table.grid(padding=(0, 1))
@@ -78,15 +84,15 @@ def scene_text(scene: Scene, actions: Sequence[str] = (), width: int = 100) -> s
     """``scene`` drawn as plain text (no colours), for logs, tests and non-terminals."""
     buf = io.StringIO()
     console = Console(file=buf, width=width, color_system=None, force_terminal=False, highlight=False)
-    console.print(render_scene(scene, actions))
+    console.print(render_scene(scene, actions, width))
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
 # -- boards ------------------------------------------------------------------
-def render_board(board: dict[str, Any]) -> list[RenderableType]:
+def render_board(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[RenderableType]:
     kind = board.get("kind")
     if kind == "grid":
-        return render_grid(board)
+        return render_grid(board, width)
     if kind == "nodes":
         return render_nodes(board)
     return [Text(f"(board {board.get('id', '?')!s} of unknown kind {kind!r})", style="dim")]
@@ -116,7 +122,7 @@ def _item_text(item: dict[str, Any]) -> str:
     return text
 
 
-def render_grid(board: dict[str, Any]) -> list[RenderableType]:
+def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[RenderableType]:
     """A square grid as text: column numbers on top, row numbers on the left,
     walls as ``|`` and ``---``, items (or else the cell label) inside cells."""
     cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
@@ -163,8 +169,9 @@ def render_grid(board: dict[str, Any]) -> list[RenderableType]:
             else:
                 segs = []
             contents[(x, y)] = segs
-            longest = max(longest, sum(len(s) for s, _ in segs))
-    cw = max(MIN_CELL, min(MAX_CELL, longest + 1), len(str(cols - 1)))
+            longest = max(longest, sum(cell_len(s) for s, _ in segs))
+    widest = max(MIN_CELL, min(MAX_CELL, (width - 4 - len(str(rows))) // cols - 1))
+    cw = max(MIN_CELL, min(widest, longest + 1), len(str(cols - 1)))
     label_w = len(str(rows - 1)) + 1
     wall_h = "-" * cw
 
@@ -209,7 +216,7 @@ def render_grid(board: dict[str, Any]) -> list[RenderableType]:
                 out.append("#" * cw, style=Style(dim=True) + st_extra)
                 continue
             segs = contents[(x, y)]
-            total = sum(len(s) for s, _ in segs)
+            total = sum(cell_len(s) for s, _ in segs)
             if total > cw:
                 segs = _truncate(segs, cw)
                 total = cw
@@ -236,9 +243,10 @@ def _truncate(segs: list[tuple[str, Style]], width: int) -> list[tuple[str, Styl
     for s, st in segs:
         if left <= 0:
             break
-        out.append((s[:left], st))
-        left -= len(s[:left])
-    out.append(("+", Style(bold=True)))
+        cut = s if cell_len(s) <= left else set_cell_size(s, left).rstrip()
+        out.append((cut, st))
+        left -= cell_len(cut)
+    out.append(("+" + " " * left, Style(bold=True)))
     return out
 
 
