@@ -135,8 +135,6 @@ def run_real(*args):
 
 @pytest.mark.parametrize("args", [
     ["frobnicate"],
-    ["simulate", "no-such-game", "--games", "2"],
-    ["simulate", "dungeons-jewel", "--games", "x"],
     ["replay", "does-not-exist.json"],
     ["play", "dungeons-jewel", "--players", "99"],
 ])

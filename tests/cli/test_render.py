@@ -88,7 +88,7 @@ wall = st.fixed_dictionaries({"x": st.integers(0, 4), "y": st.integers(0, 4), "s
 
 
 @given(st.integers(1, 5), st.integers(1, 5), st.lists(item, max_size=8), st.lists(wall, max_size=8))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 def test_any_grid_scene_renders_with_a_fixed_shape(cols, rows, items, walls):
     items = [i for i in items if i["x"] < cols and i["y"] < rows]
     walls = [w for w in walls if w["x"] < cols and w["y"] < rows]
