@@ -55,6 +55,7 @@
 
   function showPass(next) {
     passing = true;
+    document.body.dataset.turn = "pass";
     // Remove the previous seat's view from the page, not just from sight.
     parts.boards.replaceChildren(); parts.panels.replaceChildren();
     $("actions").replaceChildren(); $("log").replaceChildren(); $("status").textContent = ""; $("prompt").hidden = true;
@@ -71,6 +72,8 @@
     if (seat === null) { who.textContent = "Spectator"; who.className = "chip muted"; }
     else { who.textContent = (hotseat ? "Hot-seat · " : "You are ") + seatName(seat); who.className = "chip seat-chip"; }
     B.render(s.scene, parts);
+    document.body.dataset.stateId = s.state_id;
+    document.body.dataset.turn = s.over ? "over" : (myTurn() ? "mine" : "wait");
     // status: add who is thinking
     if (!s.over && s.acting !== null && !myTurn()) {
       const st = m.seats[s.acting];
@@ -90,7 +93,8 @@
     const box = $("actions"), title = $("actions-title"), filter = $("filter");
     box.replaceChildren();
     const s = snap;
-    if (s.over) { title.textContent = "Game over"; filter.hidden = true; return; }
+    box.parentElement.hidden = !!s.over;
+    if (s.over) return;
     if (!myTurn()) {
       filter.hidden = true;
       title.textContent = seat === null ? "Spectating" : "Waiting";
@@ -114,17 +118,7 @@
     }
   }
 
-  function renderLog() {
-    const log = $("log");
-    log.replaceChildren();
-    let turn = null;
-    for (const e of snap.events) {
-      if (e.turn !== turn) { turn = e.turn; log.appendChild(h("li", { class: "turn-sep", text: "Turn " + turn })); }
-      log.appendChild(h("li", { class: e.private ? "private" : "" }, e.private ? h("span", { class: "lock", title: "Only you see this", text: "🔒" }) : null, h("span", { text: e.text })));
-    }
-    if (!snap.events.length) log.appendChild(h("li", { class: "empty", text: "Nothing has happened yet." }));
-    log.scrollTop = log.scrollHeight;
-  }
+  function renderLog() { B.logItems($("log"), snap.events); }
 
   function renderOver() {
     const box = $("gameover");

@@ -31,24 +31,17 @@
     const la = r.last_action;
     $("last-action").replaceChildren(la ? h("span", null, h("span", { class: "muted", text: `Step ${step}: ` }), h("strong", { text: match.seats[la.seat] ? match.seats[la.seat].name : "" }), ` — ${la.label}`) : h("span", { class: "muted", text: "The starting position" }));
     B.render(r.scene, parts);
-    const log = $("log");
-    log.replaceChildren();
-    let turn = null;
-    for (const e of r.events) {
-      if (e.turn !== turn) { turn = e.turn; log.appendChild(h("li", { class: "turn-sep", text: "Turn " + turn })); }
-      log.appendChild(h("li", { class: e.private ? "private" : "" }, e.private ? h("span", { class: "lock", text: "🔒" }) : null, h("span", { text: e.text })));
-    }
-    log.scrollTop = log.scrollHeight;
+    B.logItems($("log"), r.events);
     $("result").hidden = !r.over;
     if (r.over) $("result-text").textContent = B.winnersText(match, r.results);
     history.replaceState(null, "", "#" + (seat === null ? "" : `seat=${seat}&`) + `step=${step}`);
   }
   function go(n) { show(Math.max(0, Math.min(steps, n))); }
-  function stop() { if (timer) clearInterval(timer); timer = null; $("play").textContent = "▶"; }
+  function stop() { if (timer) clearInterval(timer); timer = null; $("play").textContent = "Play"; }
   function play() {
     if (timer) { stop(); return; }
     if (step >= steps) go(0);
-    $("play").textContent = "❚❚";
+    $("play").textContent = "Pause";
     timer = setInterval(() => { if (step >= steps) stop(); else go(step + 1); }, 700);
   }
   $("first").onclick = () => { stop(); go(0); };

@@ -94,10 +94,11 @@
       fitText(t, label, 6);
     }
     if (it.badge !== undefined && it.badge !== null && it.badge !== "") {
-      const br = Math.max(7, r * 0.42);
-      svg("circle", { cx: x + r * 0.8, cy: y - r * 0.8, r: br, class: "badge" }, g);
-      const bt = svg("text", { x: x + r * 0.8, y: y - r * 0.8, class: "badge-text", "font-size": br * 1.15 }, g);
-      fitText(bt, it.badge, 3);
+      const txt = String(it.badge).slice(0, 5);
+      const fs = Math.max(8, r * 0.5), bh = fs * 1.35, bw = Math.max(bh, fs * 0.62 * txt.length + fs * 0.7);
+      const bx = x + r * 0.75, by = y - r * 0.8;
+      svg("rect", { x: bx - bw / 2, y: by - bh / 2, width: bw, height: bh, rx: bh / 2, class: "badge" }, g);
+      svg("text", { x: bx, y: by, class: "badge-text", "font-size": fs }, g).textContent = txt;
     }
     title(g, it.title || (down ? "face-down" : it.text));
     return g;
@@ -198,7 +199,8 @@
 
   /* ---- panels (players, hands, decks) --------------------------------- */
   function drawPanel(p) {
-    const card = h("section", { class: "panel" + (p.active ? " active" : ""), "data-seat": p.seat });
+    const wide = (p.cards && p.cards.length > 0) || (p.rows || []).some(r => String(r[1]).length > 22 || String(r[0]).length > 18);
+    const card = h("section", { class: "panel" + (p.active ? " active" : "") + (wide ? " wide" : ""), "data-seat": p.seat });
     const head = h("header", null,
       p.color ? h("span", { class: "swatch", style: `background:${p.color}` }) : null,
       h("span", { class: "panel-title", text: p.title || "" }),
@@ -291,5 +293,23 @@
     return [el.getAttribute("data-click"), el.getAttribute("data-cell")].filter(Boolean);
   }
 
-  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h });
+  function lockIcon() {
+    const el = svg("svg", { viewBox: "0 0 12 12", class: "lock", "aria-label": "private" });
+    svg("rect", { x: 1.5, y: 5, width: 9, height: 6.5, rx: 1.2 }, el);
+    svg("path", { d: "M3.5 5V3.6a2.5 2.5 0 0 1 5 0V5", fill: "none", stroke: "currentColor", "stroke-width": 1.4 }, el).style.stroke = "var(--accent-2)";
+    title(el, "Only this seat sees this");
+    return el;
+  }
+  function logItems(list, events) {
+    list.replaceChildren();
+    let turn = null;
+    for (const e of events) {
+      if (e.turn !== turn) { turn = e.turn; list.appendChild(h("li", { class: "turn-sep", text: "Turn " + turn })); }
+      list.appendChild(h("li", { class: e.private ? "private" : "" }, e.private ? lockIcon() : null, h("span", { text: e.text })));
+    }
+    if (!events.length) list.appendChild(h("li", { class: "empty", text: "Nothing has happened yet." }));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h, logItems });
 })();

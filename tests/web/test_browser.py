@@ -1,0 +1,263 @@
+"""Browser tests: Debian's chromium, headless, driven by Playwright (never ``playwright install``).
+
+Screenshots go to ``test-artifacts/``.  The server runs in a thread of this
+process (so the test games registered here are served) on a free port.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from boardlab.engine import registry
+
+from .servers import REPO, ThreadServer, call
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+ARTIFACTS = REPO / "test-artifacts"
+WAIT = 15_000  # ms, every wait is bounded
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = ThreadServer(tmp_path_factory.mktemp("web-browser"), bot_delay=0.05).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+class Pages:
+    """New pages that record JavaScript errors."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.contexts = []
+        self.errors: list[str] = []
+
+    def new(self, width=1360, height=900):
+        ctx = self.browser.new_context(viewport={"width": width, "height": height})
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(WAIT)
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
+        return page
+
+    def close(self):
+        for c in self.contexts:
+            c.close()
+
+
+@pytest.fixture
+def pages(browser):
+    p = Pages(browser)
+    yield p
+    p.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def wait_turn(page, *states: str) -> str:
+    sel = ",".join(f'body[data-turn="{s}"]' for s in states)
+    page.wait_for_selector(sel, state="attached")
+    return page.evaluate("document.body.dataset.turn")
+
+
+def state_id(page) -> int:
+    return int(page.evaluate("document.body.dataset.stateId || -1"))
+
+
+def click_target_or_action(page) -> None:
+    """Act once: click through a board target if there is one, else pick the first listed action."""
+    before = state_id(page)
+    for _ in range(4):
+        if page.locator(".can-click").count() == 0:
+            break
+        page.locator(".can-click").first.click(force=True)
+        if page.locator("#chooser:not([hidden]) .btn").count():
+            page.locator("#chooser .btn").first.click()
+        page.wait_for_timeout(50)
+        if state_id(page) != before or page.evaluate("document.body.dataset.turn") != "mine":
+            return
+    if state_id(page) == before and page.evaluate("document.body.dataset.turn") == "mine":
+        page.locator("#actions .action").first.click()
+    page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
+
+
+def test_lobby_create_play_by_clicking_and_bot_answers(server, pages):
+    page = pages.new()
+    page.goto(server.base + "/?game=gridtest")
+    page.wait_for_selector('.game-card.selected[data-game="gridtest"]')
+    assert page.locator(".game-card").count() >= 2
+    assert "secret goal" in page.locator("#setup-summary").inner_text().lower() or page.locator("#setup-summary").inner_text()
+    page.locator('.seat-row[data-seat="1"] .seg[data-kind="bot"]').click()
+    shot(page, "lobby")
+    page.locator("#create").click()
+    page.wait_for_selector("#created:not([hidden])")
+    shot(page, "lobby-created")
+    href = page.locator('.link-row[data-seat="0"] a.open-seat').get_attribute("href")
+    assert re.match(r"^/game/[\w-]+#seat=0&token=[\w-]{24,}$", href)
+    page.goto(server.base + href)
+    page.wait_for_selector("svg.board")
+    turns = 0
+    for _ in range(3):
+        if wait_turn(page, "mine", "over") == "over":
+            break
+        bot_lines = page.locator("#log li", has_text="Player 2").count()
+        # two clicks: the pawn, then a highlighted square
+        page.locator('[data-click="item:p0"].can-click').click(force=True)
+        assert page.locator('[data-click="item:p0"].picked').count() == 1
+        page.locator(".cell.can-click").first.click(force=True)
+        turns += 1
+        if wait_turn(page, "wait", "mine", "over") == "over":
+            break
+        page.wait_for_function(
+            f"document.querySelectorAll('#log li').length && [...document.querySelectorAll('#log li')].filter(li => li.textContent.includes('Player 2')).length > {bot_lines} || document.body.dataset.turn === 'over'")
+    assert turns >= 1
+    assert page.locator("#log li", has_text="Player 1 moves").count() >= 1
+    shot(page, "game-gridtest-after-clicks")
+    assert not pages.errors, pages.errors
+
+
+def test_second_seat_sees_no_hidden_information(server, pages):
+    st, r = call(server.base, "POST", "/api/matches", {"game": "gridtest", "seats": [{"kind": "human"}] * 2, "seed": 4})
+    toks = [s["token"] for s in r["seats"]]
+    goals = [call(server.base, "GET", f"/api/matches/{r['match']['id']}/state?seat={k}", token=toks[k])[1]["view"]["state"]["goal"] for k in (0, 1)]
+    a, b, spec = pages.new(), pages.new(), pages.new()
+    a.goto(server.base + r["seats"][0]["link"])
+    b.goto(server.base + r["seats"][1]["link"])
+    spec.goto(server.base + r["spectator_link"])
+    for p in (a, b, spec):
+        p.wait_for_selector("svg.board")
+    wait_turn(a, "mine")
+    a.locator("#actions .action", has_text="wait").click()  # logs a private line for seat 0
+    wait_turn(b, "mine")
+    a.wait_for_selector("#log li.private")
+    cell = lambda g: f"main:{g[0]},{g[1]}"  # noqa: E731
+    assert a.locator('[data-click="item:goal"]').get_attribute("data-cell") == cell(goals[0])
+    assert b.locator('[data-click="item:goal"]').get_attribute("data-cell") == cell(goals[1])
+    assert spec.locator('[data-click="item:goal"]').count() == 0
+    html_b, html_s = b.content(), spec.content()
+    assert "your goal is" in a.content()
+    for html in (html_b, html_s):
+        assert "your goal is" not in html
+        assert f"{goals[0][0]},{goals[0][1]}</dd>" not in html  # seat 0's goal is not in any panel
+    assert f"{goals[0][0]},{goals[0][1]}</dd>" in a.content()
+    assert b.locator('.panel[data-seat="0"]').inner_text().endswith("secret")
+    shot(b, "second-seat-view")
+    shot(spec, "spectator-view")
+    assert not pages.errors, pages.errors
+
+
+def test_hotseat_pass_screen_hides_the_previous_view(server, pages):
+    st, r = call(server.base, "POST", "/api/matches", {"game": "gridtest", "seats": [{"kind": "human"}] * 2, "seed": 6})
+    toks = [s["token"] for s in r["seats"]]
+    goals = [call(server.base, "GET", f"/api/matches/{r['match']['id']}/state?seat={k}", token=toks[k])[1]["view"]["state"]["goal"] for k in (0, 1)]
+    page = pages.new()
+    page.goto(server.base + r["hotseat_link"])
+    page.wait_for_selector("#pass:not([hidden])")
+    assert "Player 1" in page.locator("#pass h1").inner_text()
+    assert page.locator('[data-click="item:goal"]').count() == 0
+    page.locator("#pass-go").click()
+    wait_turn(page, "mine")
+    assert page.locator('[data-click="item:goal"]').get_attribute("data-cell") == f"main:{goals[0][0]},{goals[0][1]}"
+    page.locator("#actions .action", has_text="wait").click()
+    page.wait_for_selector("#pass:not([hidden])")
+    assert "Player 2" in page.locator("#pass h1").inner_text()
+    shot(page, "hotseat-pass")
+    # the previous seat's view is gone from the page, not merely covered
+    assert page.locator("#boards > *").count() == 0 and page.locator("#log li").count() == 0
+    assert "your goal is" not in page.content()
+    page.locator("#pass-go").click()
+    wait_turn(page, "mine")
+    assert page.locator('[data-click="item:goal"]').get_attribute("data-cell") == f"main:{goals[1][0]},{goals[1][1]}"
+    assert not pages.errors, pages.errors
+
+
+def test_finish_a_game_then_replay(server, pages):
+    st, r = call(server.base, "POST", "/api/matches", {"game": "toy", "variant": "short", "seed": 2,
+                                                       "seats": [{"kind": "human"}, {"kind": "bot", "agent": "random"}]})
+    page = pages.new()
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("svg.board")
+    for _ in range(40):
+        if wait_turn(page, "mine", "over") == "over":
+            break
+        before = state_id(page)
+        page.locator("#actions .action").last.click()
+        page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
+    page.wait_for_selector("#gameover:not([hidden])")
+    text = page.locator("#gameover-text").inner_text()
+    assert "reached the target" in text and ("Player 1" in text or "Player 2" in text)
+    shot(page, "game-over")
+    page.locator("#replay-link").click()
+    page.wait_for_url(re.compile(r"/replay/"))
+    page.wait_for_selector("svg.board")
+    page.wait_for_function("/^\\d+ \\/ \\d+$/.test(document.getElementById('stepno').textContent) && document.getElementById('stepno').textContent.split(' / ')[0] === document.getElementById('stepno').textContent.split(' / ')[1]")
+    total = int(page.locator("#stepno").inner_text().split(" / ")[1])
+    assert total >= 3 and not page.locator("#result").is_hidden()
+    page.locator("#first").click()
+    page.wait_for_function("document.getElementById('stepno').textContent.startsWith('0 /')")
+    page.locator("#next").click()
+    page.wait_for_function("document.getElementById('stepno').textContent.startsWith('1 /')")
+    assert "Step 1" in page.locator("#last-action").inner_text()
+    page.select_option("#pov", "1")
+    page.wait_for_function("location.hash.includes('seat=1')")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.getElementById('stepno').textContent.startsWith('2 /')")
+    shot(page, "replay")
+    assert not pages.errors, pages.errors
+
+
+def test_rules_are_one_click_away(server, pages):
+    st, r = call(server.base, "POST", "/api/matches", {"game": "dungeons-jewel"})
+    page = pages.new()
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("svg.board")
+    page.locator("#rules-btn").click()
+    page.wait_for_selector("#drawer:not([hidden]) #drawer-doc h1, #drawer:not([hidden]) #drawer-doc h2")
+    shot(page, "rules-drawer")
+    assert not pages.errors, pages.errors
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_smoke_every_registered_game(server, pages, game_id):
+    """Every registered game: create with bots and one human, load, act a few times, no JS errors."""
+    st, info = call(server.base, "GET", f"/api/games/{game_id}")
+    assert st == 200, info
+    n = info["default_players"]
+    agent = "heuristic" if "heuristic" in info["agents"] else "random"
+    seats = [{"kind": "human"}] + [{"kind": "bot", "agent": agent}] * (n - 1)
+    st, r = call(server.base, "POST", "/api/matches", {"game": game_id, "seats": seats, "seed": 1})
+    assert st == 201, r
+    page = pages.new()
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("svg.board")
+    assert page.locator("svg.board").first.bounding_box()["width"] > 100
+    for _ in range(3):
+        if wait_turn(page, "mine", "over") == "over":
+            break
+        click_target_or_action(page)
+    shot(page, f"smoke-{game_id}")
+    assert not pages.errors, pages.errors
