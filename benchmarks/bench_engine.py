@@ -7,7 +7,10 @@ Measures, for the random agent and the game's heuristic agent (if any):
 
 * games/s and decisions/s in one process (wall clock, and CPU time of this
   process, which is what a loaded machine distorts least);
-* the same with ``jobs=2`` worker processes (wall clock) and the speed-up;
+* the same with ``jobs=2`` worker processes (wall clock) and the speed-up, plus a
+  CPU-based estimate of the speed-up on an idle machine (2 x CPU-seconds with
+  jobs=1 / CPU-seconds of the workers and parent with jobs=2), which stays
+  meaningful when other processes load the machine;
 
 and, for the engine itself:
 
@@ -24,6 +27,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import sys
 import time
 import timeit
@@ -50,10 +54,16 @@ def machine() -> dict[str, Any]:
     return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), "load_1min": round(load, 2)}
 
 
+def children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def batch(game, specs: list[str], games: int, seed: int, jobs: int) -> dict[str, Any]:
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0, k0 = time.perf_counter(), time.process_time(), children_cpu()
     records = run_batch(game, specs, games, seed, jobs)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    workers_cpu = children_cpu() - k0
     decisions = sum(r.decisions for r in records)
     out = {
         "agents": specs[0] if len(set(specs)) == 1 else ",".join(specs),
@@ -68,6 +78,10 @@ def batch(game, specs: list[str], games: int, seed: int, jobs: int) -> dict[str,
     if jobs == 1:
         out["cpu_seconds"] = round(cpu, 3)
         out["decisions_per_cpu_s"] = round(decisions / cpu) if cpu > 0 else None
+    else:
+        # CPU spent by the workers (and the parent): with jobs=1 costing C CPU-seconds,
+        # an idle machine would run this at jobs * C / (workers + parent CPU) times the speed.
+        out["cpu_seconds"] = round(workers_cpu + cpu, 3)
     return out
 
 
@@ -126,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         one = batch(game, specs, n, args.seed, 1)
         two = batch(game, specs, n, args.seed, 2)
         two["speedup_vs_jobs1"] = round(two["games_per_s"] / one["games_per_s"], 2)
+        if two["cpu_seconds"] > 0:
+            two["idle_machine_speedup_estimate"] = round(2 * one["cpu_seconds"] / two["cpu_seconds"], 2)
         report["batches"] += [one, two]
     report["bare_loop"] = bare_loop(game, max(1, args.games // 2), args.seed)
     state = mid_game_state(game, args.seed + 1, agents[-1])
@@ -143,10 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{game.name} ({game.id}, {game.variant}, {game.players} players)")
     print(f"machine: {m['nproc']} x {m['cpu']}, Python {m['python']}, load {m['load_1min']} -> {m['load_1min_after']}")
     print(f"{'agents':<10} {'jobs':>4} {'games':>6} {'trunc':>5} {'games/s':>9} {'decisions/s':>12} "
-          f"{'dec/CPU-s':>10} {'speed-up':>8}")
+          f"{'dec/CPU-s':>10} {'speed-up':>8} {'CPU-based':>9}")
     for b in report["batches"]:
         print(f"{b['agents']:<10} {b['jobs']:>4} {b['games']:>6} {b['truncated']:>5} {b['games_per_s']:>9} "
-              f"{b['decisions_per_s']:>12} {b.get('decisions_per_cpu_s') or '':>10} {b.get('speedup_vs_jobs1', ''):>8}")
+              f"{b['decisions_per_s']:>12} {b.get('decisions_per_cpu_s') or '':>10} {b.get('speedup_vs_jobs1', ''):>8} "
+              f"{b.get('idle_machine_speedup_estimate', ''):>9}")
     bl = report["bare_loop"]
     print(f"bare engine loop (no agent objects): {bl['decisions_per_cpu_s']} decisions per CPU-second")
     print(f"mid-game state ({state.decisions} decisions in): clone {report['clone_us']} us, "
