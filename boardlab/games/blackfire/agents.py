@@ -52,10 +52,34 @@ class _Board:
         return i if self.cell[i] is not None else None
 
 
+#: How each persona of :attr:`BlackfireGame.personas` scales the agent's rules of thumb.
+PERSONA_STYLE = {
+    "": {},
+    "runner": {"progress": 1.6, "danger": 0.8},
+    "hunter": {"kill": 1.5, "hunt": 1.6, "danger": 0.7},
+    "cautious": {"danger": 2.0, "kill": 0.9},
+    "collector": {"token": 4.0},
+}
+
+
 class HeuristicAgent(BaseAgent):
-    """Greedy one-ply scoring of the legal actions (see the module docs)."""
+    """Greedy one-ply scoring of the legal actions (see the module docs).
+
+    Parameters: ``noise`` (random tie-breaking amplitude) and ``persona``
+    (``runner``, ``hunter``, ``cautious`` or ``collector``), e.g.
+    ``heuristic:persona=hunter``.
+    """
 
     defaults = {"noise": 1.0, "persona": ""}
+
+    def __init__(self, game: Any, seat: int, seed: int = 0, **params: Any) -> None:
+        super().__init__(game, seat, seed, **params)
+        style = PERSONA_STYLE.get(self.params["persona"])
+        if style is None:
+            from boardlab.engine.errors import UnknownAgentError
+
+            raise UnknownAgentError(f"unknown persona {self.params['persona']!r} (personas: {', '.join(k for k in PERSONA_STYLE if k)})")
+        self.style = {"progress": 1.0, "danger": 1.0, "kill": 1.0, "hunt": 1.0, "token": 1.0, **style}
 
     def act(self, decision: Decision) -> tuple:
         legal = decision.legal
@@ -109,7 +133,7 @@ class HeuristicAgent(BaseAgent):
         u = b.units[e]
         if u["invulnerable"]:
             return 15.0
-        return CARRIER_VALUE if u["orb"] else KILL_VALUE[u["kind"]]
+        return (CARRIER_VALUE if u["orb"] else KILL_VALUE[u["kind"]]) * self.style["kill"]
 
     def _threat(self, b: _Board, cell: int, foe: str) -> float:
         """How strongly the enemy can hit ``cell`` next turn (0 = safe)."""
@@ -165,7 +189,7 @@ class HeuristicAgent(BaseAgent):
         if unit["orb"]:
             if c == goal and not (in_zone and not unit["invulnerable"]):
                 return 5000.0
-            score += 12.0 * (d[here][goal] - d[c][goal])
+            score += 12.0 * self.style["progress"] * (d[here][goal] - d[c][goal])
         elif kind == "sorcerer" and carrier is None and b.orb_cell is not None:
             score += 10.0 * (d[here][b.orb_cell] - d[c][b.orb_cell])
             if c == b.orb_cell:
@@ -173,7 +197,7 @@ class HeuristicAgent(BaseAgent):
         elif carrier is not None and b.units[carrier]["side"] == foe:
             target = b.cell[carrier]
             ideal = 0 if kind != "archer" else opt["archer_range"] + 1
-            score += 8.0 * (abs(d[here][target] - ideal) - abs(d[c][target] - ideal))
+            score += 8.0 * self.style["hunt"] * (abs(d[here][target] - ideal) - abs(d[c][target] - ideal))
             # stand between the carrier and the exit
             if d[c][goal] < d[target][goal]:
                 score += 4.0
@@ -199,11 +223,11 @@ class HeuristicAgent(BaseAgent):
                 score += 60.0
         # tokens: most help, some hurt; the carrier avoids the gamble
         if c in b.tokens and c != here:
-            score += -40.0 if unit["orb"] else 10.0
+            score += -40.0 if unit["orb"] else 10.0 * self.style["token"]
         # next turn's danger
         t = self._threat(b, c, foe)
         if t and not unit["invulnerable"]:
-            score -= t * my_value * (0.6 if unit["orb"] else 0.25 if kind == "sorcerer" else 0.15)
+            score -= t * my_value * self.style["danger"] * (0.6 if unit["orb"] else 0.25 if kind == "sorcerer" else 0.15)
         return score
 
     def _revive_score(self, b: _Board, u: int, c: int, foe: str) -> float:
