@@ -41,7 +41,7 @@ def test_traveller_chooses_who_takes_the_trap_and_summons_are_affected_different
     # "If a player is traveling with a summon and they land on a trap they may choose which one of
     # them is to receive the effects" ... "Some traps effect summons differently"
     st = fresh()
-    s = put(st, 0, "caipora", 0)
+    s = put(st, 0, "talos", 0)
     st.traps[5] = ["pitfall", 1]
     rolled(st, 5, 5)
     st.apply(("move", "B" + s[1:], 5, -1))
@@ -291,3 +291,13 @@ def test_steadfast_summons_cannot_be_pushed():
     s = put(st, 1, "minotaur", 10)
     st.apply_effects((("push", 3),), 0, s)
     assert st.pos_of(s) == 10
+
+
+def test_trapsense_summons_negate_traps_more_easily():
+    st = fresh()
+    s = put(st, 0, "caipora", 1)  # trapsense: +2 to negation rolls
+    st.traps[3] = ["fire_glyph", 1]  # 5+
+    rolled(st, 1, 1)
+    script(st, 3)
+    st.apply(("move", s, 3, -1))
+    assert st.summons[int(s[1:])].damage == 0 and 3 not in st.traps

@@ -215,3 +215,12 @@ def test_monster_defending_in_the_chamber_moves_the_attacker_out():
     st.apply(("fight",)) if st.stack else None
     assert st.pos[0] == 32 + 3 * 1 + 2 and st.pos[1] == CH and st.hold[1] == 1
     assert st.summons[int(s[1:])].pos == CH
+
+
+def test_every_summoner_in_the_chamber_counts_its_own_hold():
+    # Ledger: two summoners can share the chamber after a monster's defeat; each counts.
+    st = fresh()
+    st.pos[0] = st.pos[1] = CH
+    end(st)
+    end(st)
+    assert st.hold == [1, 1]

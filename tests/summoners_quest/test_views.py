@@ -83,7 +83,7 @@ def test_scene_has_the_board_panels_and_click_targets():
     targets = {tuple(t["clicks"]) for t in scene["targets"]}
     assert ("card:fireball", "item:P1") in targets and ("card:pitfall", "board:r5") in targets
     gate = next(n for n in board["nodes"] if n["id"] == "g0")
-    assert gate["label"] == "Gx"
+    assert gate["label"] == "G1x"
 
 
 def test_metrics_and_action_tags():

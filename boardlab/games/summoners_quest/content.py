@@ -211,6 +211,10 @@ def describe_effects(effects: tuple[tuple, ...]) -> str:
         k = e[0]
         if k == "status":
             parts.append(f"{e[1]} for {e[2]} turn{'s' if e[2] > 1 else ''}")
+        elif k == "roll":
+            parts.append(f"+{e[1]} to its combat die")
+        elif k == "attack":
+            parts.append(f"+{e[1]} damage if it wins")
         elif len(e) == 2:
             parts.append(f"{k} {e[1]}")
         else:

@@ -138,16 +138,19 @@ def evaluate(st: "SummonersQuestState", seat: int) -> float:
 
 # -- the scene -------------------------------------------------------------------
 def node_xy(board, i: int) -> tuple[float, float]:
+    """The printed board's layout: the ring on the edge of a 9x9 square (clockwise from the
+    top-left temple), each gate path running from its portal at a side's middle to the centre."""
     if i < 32:
-        ang = 2 * math.pi * i / 32 - math.pi / 2 - 2 * math.pi * 4 / 32
-        return 0.5 + 0.45 * math.cos(ang), 0.5 + 0.45 * math.sin(ang)
-    if i == board.chamber:
-        return 0.5, 0.5
-    k = (i - 32) // 3
-    j = (i - 32) % 3
-    ang = 2 * math.pi * board.portal_of_gate[k] / 32 - math.pi / 2 - 2 * math.pi * 4 / 32
-    r = (0.33, 0.24, 0.15)[j]
-    return 0.5 + r * math.cos(ang), 0.5 + r * math.sin(ang)
+        side, j = divmod(i, 8)
+        col, row = [(j, 0), (8, j), (8 - j, 8), (0, 8 - j)][side]
+    elif i == board.chamber:
+        col, row = 4, 4
+    else:
+        k, j = divmod(i - 32, 3)
+        p = board.portal_of_gate[k]
+        side = p // 8
+        col, row = [(4, j + 1), (7 - j, 4), (4, 7 - j), (j + 1, 4)][side]
+    return 0.05 + 0.9 * col / 8, 0.05 + 0.9 * row / 8
 
 
 def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
@@ -160,12 +163,16 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
     for i in range(board.size):
         x, y = node_xy(board, i)
         kind = board.kinds[i]
-        label = {"temple": "T", "focus": "", "portal": "P", "gate": "G", "hall": "H", "chamber": "C"}[kind]
         title = board.names[i]
-        if kind == "gate":
-            k = board.gate_of_space[i]
-            label = "G" + ("" if gates[k] else "x")
-            title += " (open)" if gates[k] else " (closed: 10 mana to open)"
+        if i < 32:
+            label = {"temple": "T", "focus": "f", "portal": "P"}[kind] + str(i)
+        elif kind == "chamber":
+            label = "CV"
+        else:
+            k, j = divmod(i - 32, 3)
+            label = f"H{k + 1}{'ab'[j - 1]}" if j else f"G{k + 1}" + ("" if gates[k] else "x")
+            if not j:
+                title += " (open)" if gates[k] else " (closed: 10 mana to open)"
         nodes.append({"id": board.ids[i], "x": round(x, 4), "y": round(y, 4), "label": label,
                       "fill": FILLS[kind], "title": title, "highlight": st.get("landing") == i})
     edges = [[board.ids[i], board.ids[(i + 1) % 32]] for i in range(32)]
