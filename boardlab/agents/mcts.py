@@ -70,6 +70,7 @@ DEFAULT_ITERATIONS = 200
 #: Playout length (decisions from the root) of ``depth=auto`` for games that define ``evaluate``.
 AUTO_DEPTH = 30
 ROLLOUTS = ("random", "heuristic")
+PRIORS = ("auto", "heuristic", "none")
 
 
 class Node:
@@ -99,6 +100,8 @@ class SearchAgent(BaseAgent):
         "c": 0.7,
         "rollout": "random",
         "depth": "auto",
+        "prior": "auto",
+        "bias": 1.0,
     }
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
@@ -111,6 +114,13 @@ class SearchAgent(BaseAgent):
         self.depth = auto_depth(game) if p["depth"] == "auto" else int(p["depth"])
         self.seed = seed
         self._rollout_agents: list[Any] | None = None
+        self._prior_agent: Any = None
+        self.bias = float(p["bias"])
+        has_heuristic = "heuristic" in getattr(game, "agents", {})
+        if p["prior"] == "heuristic" or (p["prior"] == "auto" and has_heuristic and self.bias > 0):
+            from . import agent_class
+
+            self._prior_agent = agent_class("heuristic", game)(game, seat, derive_seed(seed, 78))
         if p["rollout"] == "heuristic":
             from . import agent_class
 
@@ -141,6 +151,10 @@ class SearchAgent(BaseAgent):
                 raise UnknownAgentError(f"agent parameter {key} must be a number >= 0, got {v!r}")
         if merged["iterations"] == 0 and not merged["time"]:
             raise UnknownAgentError("a search agent needs iterations >= 1 or time > 0")
+        if merged["prior"] not in PRIORS:
+            raise UnknownAgentError(f"prior must be one of {', '.join(PRIORS)}, got {merged['prior']!r}")
+        if merged["prior"] == "heuristic" and game is not None and "heuristic" not in getattr(game, "agents", {}):
+            raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent for prior=heuristic")
         if merged["rollout"] not in ROLLOUTS:
             raise UnknownAgentError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {merged['rollout']!r}")
         if merged["rollout"] == "heuristic" and game is not None and "heuristic" not in getattr(game, "agents", {}):
@@ -161,20 +175,27 @@ class SearchAgent(BaseAgent):
         recording = game.record_events
         game.record_events = False  # search states need no event log
         try:
-            root = self.search(decision, rng)
+            hint = self._prior_agent.act(decision) if self._prior_agent is not None else None
+            root = self.search(decision, rng, hint)
         finally:
             game.record_events = recording
         table = root.kids.get(decision.seat, {})
-        best = legal[0]
-        best_visits = -1
-        for a in legal:  # most visited; ties go to the earlier legal action
+        best = hint if hint in table else legal[0]
+        best_visits = table[best].visits if best in table else -1
+        for a in legal:  # most visited; ties go to the prior's move, then the earlier legal action
             child = table.get(a)
             if child is not None and child.visits > best_visits:
                 best, best_visits = a, child.visits
         return best
 
-    def search(self, decision: Decision, rng: Rng) -> Node:
-        """Run the search from ``decision`` and return the root node."""
+    def search(self, decision: Decision, rng: Rng, hint: "Action | None" = None) -> Node:
+        """Run the search from ``decision`` and return the root node.
+
+        ``hint`` (the prior agent's move) gets a progressive bias at the root:
+        ``bias / (visits + 1)`` is added to its UCB value, so it is explored
+        first and kept unless the search finds something clearly better.
+        """
+        bias = self.bias if hint is not None else 0.0
         sample = self._root_sampler(decision, rng)
         root = Node()
         c = self.c
@@ -220,10 +241,15 @@ class SearchAgent(BaseAgent):
                     child.avail += 1
                     if untried is None:
                         score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                        if bias and a == hint and node is root:
+                            score += bias / (child.visits + 1)
                         if score > best_score:
                             best, best_score = a, score
                 if untried is not None:
-                    a = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
+                    if bias and node is root and hint in untried:
+                        a = hint
+                    else:
+                        a = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
                     child = table[a] = Node()
                     child.avail = 1
                     state.apply(a)
