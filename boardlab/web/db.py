@@ -86,7 +86,7 @@ def database_url(data_dir: str | Path | None, url: str | None = None) -> str:
     """The database URL: ``url``, else a SQLite file ``boardlab.sqlite3`` in ``data_dir``."""
     if url:
         return url
-    base = Path(data_dir) if data_dir else Path.cwd() / "boardlab-data"
+    base = Path(data_dir) if data_dir else Path.cwd() / "data"
     base.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{(base / 'boardlab.sqlite3').resolve()}"
 
