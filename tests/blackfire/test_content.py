@@ -84,3 +84,14 @@ def test_bad_files_and_token_sets(tmp_path):
     with pytest.raises(ContentError, match="not valid JSON"):
         load_tokens(bad, "final")
     assert DEFAULT_MAP.exists()
+
+
+def test_no_single_defensive_warrior_can_seal_an_exit_or_a_start():
+    """Playtest notes: walls were opened "to prevent defense camping by a warrior"."""
+    castle = load_castle()
+    grid = castle.grid
+    for goal in (*castle.exits, *castle.red_starts):
+        for blocker in castle.cells:
+            if blocker in (goal, castle.green_start):
+                continue
+            assert grid.connected(castle.green_start, [goal], passable=lambda c: c != blocker), (castle.xy(goal), castle.xy(blocker))

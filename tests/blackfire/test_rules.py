@@ -233,6 +233,23 @@ def test_death_kills_the_collector_and_a_carrier_drops_the_orb():
     assert st.units[UNITS["GS"]].respawn == 3
 
 
+def test_invulnerability_does_not_stop_the_death_token():
+    """Ledger: Death is not an attack, so Invulnerable does not absorb it."""
+    st = fresh(GW=(5, 4), GS=(0, 0), GA=(0, 8))
+    st.units[UNITS["GW"]].inv_until = st.turn + 4
+    token(st, 5, 3, "death")
+    move(st, "GW", 5, 3)
+    assert cell_of(st, "GW") is None
+
+
+def test_landing_on_a_start_square_kills_every_unit_there():
+    """Ledger: "All units begin in the starting square"; landing on that square attacks each of them."""
+    st = fresh(GS=(0, 0), GA=(0, 8), GW=(7, 5), RS=(7, 2), RA=(7, 2), RW=(7, 2))
+    move(st, "GW", 7, 2)
+    assert [cell_of(st, n) for n in ("RS", "RA", "RW")] == [None, None, None]
+    assert st.is_over() and st.results().winners == (0,)
+
+
 def test_revive_token_revives_anywhere_and_kills_an_enemy_there():
     """"Revive any dead unit, anywhere on the board"; "If a unit is revived and that space is being
     occupied by an enemy unit, that unit is automatically killed.\""""
@@ -273,6 +290,12 @@ def test_displace_moves_an_enemy_through_walls_not_into_inaccessible_areas():
     assert ("displace", UNITS["RW"], sq(st, 8, 8)) in legal  # over the block
     st.apply(("displace", UNITS["RS"], sq(st, 3, 4)))
     assert cell_of(st, "RS") == (3, 4)
+    # a defensive warrior is not attacked by Displace, so it can be displaced
+    st = fresh(GW=(5, 4), GS=(0, 0), GA=(0, 8), RW=(8, 6))
+    st.units[UNITS["RW"]].stance = "defensive"
+    token(st, 5, 5, "displace")
+    move(st, "GW", 5, 5)
+    assert ("displace", UNITS["RW"], sq(st, 8, 8)) in st.legal_actions()
 
 
 def test_displacing_an_enemy_into_my_archers_range_kills_it():
