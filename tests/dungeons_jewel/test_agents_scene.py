@@ -99,7 +99,7 @@ def test_scene_board_panels_and_targets():
     items = {i["id"]: i for i in board["items"]}
     assert items["t9"]["text"] == "Fi" and items["t9"]["face_down"]  # seen by seat 0, still face down
     assert items["t15"]["text"] == "Wa" and not items["t15"]["face_down"]
-    assert items["p0"]["badge"] == "2"
+    assert items["p0"]["badge"] == "\u26652 \u26940"  # health 2, attack 0
     assert board["walls"] == [{"x": 1, "y": 2, "side": "N", "color": "#222"}]
     assert len(scene["panels"]) == 5 and scene["panels"][0]["rows"][0] == ["Health", "2"]
     clicks = {tuple(t["clicks"]): acts[t["action"]] for t in scene["targets"]}

@@ -87,9 +87,6 @@ class Observation:
         rng.shuffle(self.deck)
 
     # -- labels --------------------------------------------------------------
-    def roles(self) -> tuple[str, ...]:
-        return tuple(self.game.seat_names())
-
     def describe(self, action: tuple) -> str:
         g = self.game
         kind = action[0]

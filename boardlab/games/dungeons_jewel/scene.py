@@ -2,10 +2,10 @@
 
 The 7x7 board shows the start corners, the dragon (or the empty lair) at the
 centre, face-down and face-up dungeon tokens, placed walls, and the players
-with their health as a badge.  One side panel per player lists health,
-attack power, items and the jewel.  Click a room to move there, the centre to
-fight the dragon, a player's piece to attack it, and a neighbouring room to
-turn a freshly drawn wall towards it.
+with health and attack power as a badge (hearts and swords).  One side panel
+per player lists health, attack power, items and the jewel.  Click a room to
+move there, the centre to fight the dragon, a player's piece to attack it,
+and a neighbouring room to turn a freshly drawn wall towards it.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def build_scene(game: "DungeonsJewel", view: dict[str, Any], actions: Sequence[t
     for s, c in enumerate(v["positions"]):
         jewel = v["jewel"] == s
         items.append({"id": f"p{s}", **xy(c), "text": short[s] + ("*" if jewel else ""), "color": COLORS[s],
-                      "shape": "circle", "badge": str(v["health"][s]),
+                      "shape": "circle", "badge": f"\u2665{v['health'][s]} \u2694{v['power'][s]}",
                       "title": f"{names[s]}: health {v['health'][s]}, attack {v['power'][s]}"
                                + (", carrying the jewel" if jewel else "")})
 
