@@ -34,14 +34,14 @@ def _invariants(state) -> None:
 
 
 @pytest.mark.parametrize("variant", ["final", "prototype"])
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st_.integers(0, 2**31))
 def test_random_playouts_conform(variant, seed):
     check_playout("blackfire", seed, variant=variant, options=SHORT, every=4, leak_every=6, invariants=_invariants)
 
 
 @pytest.mark.parametrize("variant", ["final", "prototype"])
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st_.integers(0, 2**31))
 def test_heuristic_playouts_conform(variant, seed):
     state = check_playout("blackfire", seed, variant=variant, agent="heuristic", options={"max_turns": 60},
