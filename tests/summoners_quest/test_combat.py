@@ -1,6 +1,6 @@
 """Combat, post-combat push-backs and the chamber of victory, with scripted dice."""
 
-from .helpers import fresh, give, put, rolled, script
+from .helpers import fresh, put, rolled, script
 
 CH = 44
 

@@ -1,7 +1,5 @@
 """Rule scenarios, quoting the seed (seeds/004), from explicit positions with scripted dice."""
 
-import pytest
-
 from boardlab.engine import make
 
 from .helpers import fresh, give, put, rolled, script

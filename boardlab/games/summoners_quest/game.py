@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Sequence
 
 from boardlab.engine import Game, Option, Variant
@@ -63,4 +62,4 @@ class SummonersQuestGame(Game):
         return build_scene(self, view, actions)
 
 
-__all__ = ["SummonersQuestGame", "SummonersQuestState", "Path"]
+__all__ = ["SummonersQuestGame", "SummonersQuestState"]

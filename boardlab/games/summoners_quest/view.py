@@ -189,7 +189,8 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
     for m in st.get("summons", []):
         items.append({"id": f"S{m['uid']}", "node": board.ids[m["space"]], "text": m["name"][:3], "color": COLORS[m["owner"] % 4],
                       "shape": "square", "badge": str(m["life"]),
-                      "title": f"{m['name']} (P{m['owner'] + 1}): attack {m['attack']}, life {m['life']}" + (f", {m['status']}" if m["status"] else "")})
+                      "title": f"{m['name']} (P{m['owner'] + 1}): attack {m['attack']}, life {m['life']}" + (f", {m['status']}" if m["status"] else "")
+                      + (", " + ", ".join(cards[c].name for c in m["equipment"]) if m["equipment"] else "")})
     for t in st.get("traps", []):
         name = cards[t["card"]].name if t["card"] else "face-down trap"
         items.append({"id": f"trap{t['space']}", "node": board.ids[t["space"]], "text": "T", "color": COLORS[t["owner"] % 4],
@@ -218,6 +219,8 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
     if st.get("combat"):
         info.append(["Combat", f"{st['combat']['attacker']} vs {st['combat']['defender']}"])
     panels.append({"title": "Table", "rows": info})
+    holders = {c: f"P{p['seat']}" for p in st.get("players", []) for c in p["equipment"]}
+    holders.update({c: f"S{m['uid']}" for m in st.get("summons", []) for c in m["equipment"]})
     targets = []
     for i, a in enumerate(actions):
         kind = a[0]
@@ -228,17 +231,24 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
         elif kind == "move":
             piece = "P" + str(seat) if a[1] == "P" else "S" + a[1][1:]
             clicks = [f"item:{piece}", f"board:{board.ids[a[2]]}"]
-        elif kind in ("trap", "cast", "equip", "use"):
+        elif kind in ("trap", "cast", "equip"):
             tgt = a[2]
             node = f"board:{board.ids[tgt]}" if isinstance(tgt, int) else f"item:{tgt}"
-            clicks = [f"card:{a[1]}", node] if kind != "use" else [node]
-        elif kind == "summon":
+            clicks = [f"card:{a[1]}", node]
+        elif kind == "use":
+            holder = holders.get(a[1])
+            tgt = f"board:{board.ids[a[2]]}" if isinstance(a[2], int) else f"item:{a[2]}"
+            clicks = [f"item:{holder}", tgt] if holder else []
+        elif kind == "ability":
+            tgt = f"board:{board.ids[a[2]]}" if isinstance(a[2], int) else f"item:{a[2]}"
+            clicks = [f"item:S{a[1]}", tgt]
+        elif kind == "summon" or kind == "discard_draw":
             clicks = [f"card:{a[1]}"]
         elif kind == "attack":
             clicks = [f"item:{a[1]}", f"item:{a[2]}"]
         elif kind == "victim":
             clicks = [f"item:{a[1]}"]
-        elif kind == "defend":
+        elif kind in ("defend", "boost"):
             clicks = [f"item:S{a[1]}"]
         if clicks:
             targets.append({"action": i, "clicks": clicks, "label": _label(game, a)})
@@ -254,4 +264,21 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
 
 
 def _label(game, a: tuple) -> str:
-    return " ".join(str(x) for x in a)
+    """A label built from static data only (the scene has no state to consult)."""
+    cards, names = game.cards, game.board.names
+
+    def word(x) -> str:
+        if isinstance(x, int):
+            return names[x] if 0 <= x < len(names) else str(x)
+        if x in cards:
+            return cards[x].name
+        if x[:1] == "P" and x[1:].isdigit():
+            return f"Player {int(x[1:]) + 1}"
+        return x
+
+    kind = a[0]
+    if kind == "move":
+        return f"move {word(a[1]) if a[1] != 'P' else 'summoner'} to {word(a[2])}"
+    if kind in ("ability", "boost", "defend"):
+        return f"{kind} with summon {a[1]}" + (f" on {word(a[2])}" if len(a) > 2 else "")
+    return " ".join([kind.replace("_", " ")] + [word(x) for x in a[1:]])
