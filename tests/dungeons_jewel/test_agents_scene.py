@@ -135,3 +135,19 @@ def test_evaluate_rewards_the_carrier_near_home():
     near = s.evaluate(0)
     place(s, 0, CENTRE)
     assert near > s.evaluate(0) > s.evaluate(1)
+
+
+def test_every_action_has_a_readable_label():
+    s = blank(variant="revised")
+    place(s, 0, CENTRE)
+    place(s, 1, cell(3, 2))
+    labels = {a: s.describe(a) for a in s.legal_actions()}
+    assert labels[("dragon",)] == "fight the dragon"
+    assert labels[("move", cell(2, 3))] == "move to c4"
+    assert labels[("attack", 1)] == "attack Player 2"
+    s.jewel = 0
+    place(s, 0, cell(1, 0))
+    assert s.describe(("move", STARTS[0])) == "move to a1 (home with the jewel)"
+    for a, text in [(("place", "secret"), "place the token face down (secret)"), (("wall", "E"), "turn the wall to the E side"),
+                    (("use", "spike_boots"), "use Spike boots"), (("roll",), "roll to survive"), (("take", "helmet"), "take Helmet")]:
+        assert s.describe(a) == text
