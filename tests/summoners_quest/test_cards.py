@@ -301,3 +301,27 @@ def test_trapsense_summons_negate_traps_more_easily():
     script(st, 3)
     st.apply(("move", s, 3, -1))
     assert st.summons[int(s[1:])].damage == 0 and 3 not in st.traps
+
+
+def test_a_trap_can_defeat_the_moving_summoner():
+    st = fresh()
+    st.life[0] = 2
+    s = put(st, 0, "talos", 0)
+    st.traps[5] = ["pitfall", 1]
+    rolled(st, 5, 5)
+    st.apply(("move", "B" + s[1:], 5, -1))
+    script(st, 1)
+    st.apply(("victim", "P0"))
+    assert st.is_over() and st.results().winners == (1,)
+
+
+def test_a_combat_ability_can_finish_the_opponent_before_the_dice():
+    st = fresh()
+    s = put(st, 0, "kuchisake_onna", 2)
+    st.life[1] = 1
+    st.pos[1] = 5
+    rolled(st, 1, 2)
+    st.apply(("move", s, 5, -1))
+    script(st)  # no dice are rolled
+    st.apply(("boost", int(s[1:])))
+    assert st.is_over() and st.results().winners == (0,)

@@ -288,7 +288,6 @@ class SummonersQuestState(CombatMixin, EffectsMixin, State):
         kind = action[0]
         if kind == "victim":
             self.spring_trap(pr.data["space"], action[1])
-            self.flow["step"] = "combat"
         elif kind == "attack":
             self.start_combat(action[1], action[2])
         elif kind == "defend":
@@ -298,7 +297,8 @@ class SummonersQuestState(CombatMixin, EffectsMixin, State):
             pass
         elif kind == "boost":
             self.use_combat_ability(pr.seat, action[1])
-            self.combat["asked"].remove(pr.seat)  # may be asked again
+            if self.combat is not None:
+                self.combat["asked"].remove(pr.seat)  # asked again if another ability is usable
         elif kind == "fight":
             pass
         elif kind == "jump":
