@@ -68,7 +68,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Iterations per decision when no budget is given (see docs/agents.md for timings).
 DEFAULT_ITERATIONS = 200
 #: Playout length (decisions from the root) of ``depth=auto`` for games that define ``evaluate``.
-AUTO_DEPTH = 30
+AUTO_DEPTH = 12
 ROLLOUTS = ("random", "heuristic")
 PRIORS = ("auto", "heuristic", "none")
 
