@@ -204,12 +204,16 @@ class HeuristicAgent(BaseAgent):
             score += 1.0
         risk = max(0.25, 0.8 - st.turn / 300.0)
         if me.kind == "K":
-            if t in danger:
-                score -= GENERAL_HIT * 0.9
-            if f in danger and t not in danger:
+            hit = self._attacked_after(me, f, t, target)
+            bold = 0.35 if _life(st, self.me) > _life(st, 1 - self.me) + (1 if st.turn < 150 else 0) else 1.0
+            if hit:
+                score -= GENERAL_HIT * 0.9 * bold
+            elif f in danger:
                 score += GENERAL_HIT * 0.8
             if abs(t - f) == 2:
                 score += 0.5
+            if bold < 1.0 and t in B.KING[st.general(1 - self.me).sq]:
+                score += 4.0
             score -= 0.2
         else:
             covered = self._cover.get(t, 0) > (1 if f in B.KNIGHT[t] or t in attack_squares(st, me) else 0)
@@ -234,10 +238,16 @@ class HeuristicAgent(BaseAgent):
             st.board[f] = me.id
         if getattr(self, "prev", None) == (t, f):
             score -= 0.4
+        if self._endgame():
+            score += 0.5 * self._box(me, f, t, target)
+        mine = st.general(self.me)
+        if target is not None and mine.sq in danger and me.kind != "K" and mine.sq in attack_squares(st, target):
+            score += GENERAL_HIT * 0.7 * attack_chance(st, me, target)
         if promo:
             score += {"q": 8, "r": 4, "b": 2, "n": 2}[promo]
         if me.kind == "P":
-            score += 0.05 * ((t >> 3) if me.seat == 0 else 7 - (t >> 3))
+            push = 0.05 + min(st.turn, 300) / 750.0
+            score += push * ((t >> 3) if me.seat == 0 else 7 - (t >> 3))
         # pressure on the enemy General
         g = st.general(1 - self.me)
         gf = (g.sq & 7, g.sq >> 3)
@@ -245,6 +255,55 @@ class HeuristicAgent(BaseAgent):
         d1 = max(abs((t & 7) - gf[0]), abs((t >> 3) - gf[1]))
         score += 0.08 * (d0 - d1)
         return score
+
+    def _endgame(self) -> bool:
+        st = self.st
+        return sum(1 for a in st.armies.values() if a.seat != self.me) <= 4
+
+    def _box(self, me, f: int, t: int, target) -> float:
+        """How many escape squares of the enemy General this move takes away (endgames)."""
+        st = self.st
+        g = st.general(1 - self.me)
+
+        def free() -> int:
+            covered = set()
+            for a in st.armies.values():
+                if a.seat == self.me and a is not target:
+                    covered.update(attack_squares(st, a))
+            n = 0
+            for q in B.KING[g.sq]:
+                o = st.board[q]
+                if q not in covered and (o is None or st.armies[o].seat == self.me):
+                    n += 1
+            return n
+
+        before = free()
+        board = st.board
+        board[f] = None
+        board[t] = me.id
+        me.sq = t
+        try:
+            after = free()
+        finally:
+            me.sq = f
+            board[t] = target.id if target is not None else None
+            board[f] = me.id
+        return float(before - after)
+
+    def _attacked_after(self, me, f: int, t: int, target) -> bool:
+        """Could an enemy attack square ``t`` after ``me`` moves there from ``f`` (capturing ``target``)?"""
+        st = self.st
+        board = st.board
+        board[f] = None
+        board[t] = me.id
+        try:
+            for e in st.armies.values():
+                if e.seat != self.me and e is not target and st.can_attack(e) and t in attack_squares(st, e):
+                    return True
+            return False
+        finally:
+            board[t] = target.id if target is not None else None
+            board[f] = me.id
 
     def _s_pass(self, a) -> float:
         return -0.3 if not self.st.stack else 0.0

@@ -52,7 +52,8 @@ def state_view(st: "ArmiesState", seat: int | None) -> dict[str, Any]:
                 prompt["need"] = cost_text(tuple(p.data["need"]))
         elif p.kind in ("attack_window", "after_dice"):
             c = st.combats[p.data["cid"]]
-            prompt.update({k: c[k] for k in ("from", "to", "kind", "a", "d", "power")})
+            prompt.update({k: c[k] for k in ("from", "to", "a", "d", "power")})
+            prompt["attack"] = c["kind"]
         elif p.kind == "chain":
             prompt["power"] = p.data["power"]
     return {
