@@ -1,0 +1,333 @@
+"""A heuristic agent that plays either side of The Wizard's Labyrinth from its view alone.
+
+Heroes move as a pack: every hero computes the same team goal from public
+information (the nearest face-down room from the lowest living hero, dropped
+keys, or the tower entrance once enough keys are held) and steps along a
+shortest path to it, so the heroes meet and fight together.  The wizard puts
+monsters in the heroes' way (most of all on his hidden key tiles and, once
+the keys are out, in the tower), freezes or scatters groups, and rages away
+the tiles that lengthen the heroes' road to the tower the most.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardlab.agents.base import BaseAgent, Decision
+
+LOOT_VALUE = {"Long Sword": 6, "Short Sword": 5, "Boots of Haste": 4, "Battle Elixir": 4, "Shield": 3,
+              "Health Potion": 3, "Leather Boots": 2, "Sprint": 1}
+CARD_VALUE = {"Goblin": 3, "Rat Swarm": 3, "Kobold Scout": 3, "Skeleton": 4, "Orc": 4, "Troll": 5, "Dragon": 5,
+              "Spike Trap": 2, "Pit Field": 2, "Frost Bolt": 3, "Fireball": 4, "Shifting Gate": 1,
+              "Switcheroo": 2, "Whirlwind": 4}
+
+
+def win_chance(k: int, bonus: int, levels: int, combine: bool = False) -> float:
+    """Exact chance that ``k`` heroes (highest d20, or the sum) + ``bonus`` reach the wizard's d20 + ``levels``."""
+    if k == 0:
+        return 0.0
+    if combine:
+        dist = {0: 1.0}
+        for _ in range(k):
+            nxt: dict[int, float] = {}
+            for t, p in dist.items():
+                for f in range(1, 21):
+                    nxt[t + f] = nxt.get(t + f, 0.0) + p / 20
+            dist = nxt
+    else:
+        dist = {m: (m / 20) ** k - ((m - 1) / 20) ** k for m in range(1, 21)}
+    win = 0.0
+    for w in range(1, 21):
+        need = w + levels - bonus
+        win += sum(p for t, p in dist.items() if t >= need) / 20
+    return win
+
+
+class Board:
+    """Geometry helpers over a view."""
+
+    def __init__(self, st: dict[str, Any], grid: Any) -> None:
+        self.st = st
+        self.grid = grid
+        self.n = st["size"]
+        self.tiles = st["tiles"]
+        self.tower = st["tower"]
+
+    def nbrs(self, c: int) -> tuple[int, ...]:
+        return self.grid.neighbours(c)
+
+    def open(self, c: int) -> bool:
+        return self.tiles[c]["state"] != "removed" and c != self.tower
+
+    def dist(self, start: int, avoid: set[int] = frozenset()) -> dict[int, int]:
+        d = {start: 0}
+        front = [start]
+        nb = self.grid.neighbours
+        tiles, tower = self.tiles, self.tower
+        while front:
+            nxt = []
+            for c in front:
+                for j in nb(c):
+                    if j not in d and j != tower and j not in avoid and tiles[j]["state"] != "removed":
+                        d[j] = d[c] + 1
+                        nxt.append(j)
+            front = nxt
+        return d
+
+
+class HeuristicAgent(BaseAgent):
+    """Plays the wizard in seat 0 and a hero elsewhere, from ``decision.view`` and ``decision.legal``."""
+
+    defaults = {"noise": 0.3}
+
+    def act(self, decision: Decision) -> tuple:
+        legal = decision.legal
+        if len(legal) == 1:
+            return legal[0]
+        st = decision.view["state"]
+        kind = (st["prompt"] or {}).get("kind", "")
+        fn = getattr(self, "_" + kind, None)
+        action = fn(st, legal, decision.game) if fn else None
+        return action if action in legal else legal[0]
+
+    def best(self, legal: list, score) -> tuple:
+        noise = self.params["noise"]
+        return max(legal, key=lambda a: score(a) + noise * self.rng.random())
+
+    # ------------------------------------------------------------ wizard
+    def _tower(self, st, legal, game):
+        return max(legal, key=lambda a: (a[1] % st["size"]) + (a[1] // st["size"]))
+
+    def _entrance(self, st, legal, game):
+        b = Board(st, game.grid)
+        d = b.dist(st["start"])
+        n = st["size"]
+        step = {"N": -n, "S": n, "E": 1, "W": -1}
+        return max(legal, key=lambda a: d.get(st["tower"] + step[a[1]], 0))
+
+    def _key(self, st, legal, game):
+        b = Board(st, game.grid)
+        d = b.dist(st["start"])
+        placed = [c for c, t in enumerate(st["tiles"]) if t.get("kind") == "key"]
+        def score(a):
+            c = a[1]
+            spread = min((abs(c % b.n - k % b.n) + abs(c // b.n - k // b.n) for k in placed), default=4)
+            return d.get(c, 0) + 0.7 * min(spread, 4)
+        return self.best(legal, score)
+
+    def _keep(self, st, legal, game):
+        return max(legal, key=lambda a: CARD_VALUE.get(a[1], 2) - 0.3 * game.content.wizard_cards[a[1]].cost)
+
+    def _discard(self, st, legal, game):
+        return min(legal, key=lambda a: CARD_VALUE.get(a[1], 2))
+
+    def _rage(self, st, legal, game):
+        b = Board(st, game.grid)
+        goal = st["entrance_cell"] if st["entrance_cell"] is not None else b.nbrs(st["tower"])[0]
+        heroes = [h["pos"] for h in st["heroes"] if h["alive"]]
+        def score(a):
+            d = b.dist(goal, avoid={a[1]})
+            return sum(d.get(h, 0) for h in heroes) - 0.01 * min(abs(a[1] - h) for h in heroes)
+        return max(legal, key=score)
+
+    def _main(self, st, legal, game):
+        cards = game.content.wizard_cards
+        heroes = [h for h in st["heroes"] if h["alive"]]
+        b = Board(st, game.grid)
+        tower_room = st["tower_open"] and len(st["tokens"][st["tower"]]) < game.token_limit
+        goal = st["entrance_cell"]
+        def score(a):
+            if a[0] == "end":
+                return 0.5
+            c = cards[a[1]]
+            if c.type == "monster":
+                base = 2 + c.level * c.count + (4 if tower_room else 0)
+            elif c.type == "trap":
+                base = 1.5 + c.traps
+            elif c.effect == "frost_bolt":
+                near = goal is not None and st["tower_open"] and any(h["pos"] == goal for h in heroes)
+                base = 6 if near else 1.5 * max(sum(1 for h in heroes if h["pos"] == p) for p in {h["pos"] for h in heroes})
+            elif c.effect == "fireball":
+                base = 2 * max(sum(1 for h in heroes if h["pos"] == p) for p in {h["pos"] for h in heroes}) + (3 if min(h["hp"] for h in heroes) <= 2 else 0)
+            elif c.effect == "whirlwind":
+                base = 3 * max(sum(1 for h in heroes if h["pos"] == p) for p in {h["pos"] for h in heroes})
+            elif c.effect == "switcheroo":
+                base = 3 if any(h["keys"] for h in heroes) or st["tower_open"] else 1.5
+            else:
+                base = 3 if goal is not None and st["tower_open"] else 0.2
+            return base + c.cost * 0.3
+        return self.best(legal, score)
+
+    def _place(self, st, legal, game):
+        b = Board(st, game.grid)
+        heroes = [h["pos"] for h in st["heroes"] if h["alive"]]
+        dists = [b.dist(h) for h in heroes]
+        goal = st["entrance_cell"]
+        def score(a):
+            c, k = a[1], a[2]
+            if c == st["tower"]:
+                return 20 if k[0] == "m" else 3
+            dh = min((d.get(c, 99) for d in dists), default=9)
+            tile = st["tiles"][c]
+            s = -abs(dh - 1.2) * 1.5
+            if tile["state"] == "down":
+                s += 1.0 + (3.0 if tile.get("kind") == "key" and k != "X" else 0)
+            if goal is not None and st["tower_open"] and c == goal:
+                s += 4
+            s -= 0.8 * len(st["tokens"][c])
+            return s
+        return self.best(legal, score)
+
+    def _spell_target(self, st, legal, game):
+        heroes = [h for h in st["heroes"] if h["alive"]]
+        goal = st["entrance_cell"]
+        def score(a):
+            here = [h for h in heroes if h["pos"] == a[1]]
+            return len(here) * 3 + sum(h["keys"] for h in here) * 2 + (4 if a[1] == goal else 0) - min(h["hp"] for h in here) * 0.1
+        return max(legal, key=score)
+
+    _whirl_target = _spell_target
+
+    def _gate(self, st, legal, game):
+        b = Board(st, game.grid)
+        heroes = [h["pos"] for h in st["heroes"] if h["alive"]]
+        n = st["size"]
+        step = {"N": -n, "S": n, "E": 1, "W": -1}
+        def score(a):
+            d = b.dist(st["tower"] + step[a[1]])
+            return sum(d.get(h, 0) for h in heroes)
+        return max(legal, key=score)
+
+    def _switch_hero(self, st, legal, game):
+        hs = {h["seat"]: h for h in st["heroes"]}
+        return max(legal, key=lambda a: (hs[a[1]]["keys"], -hs[a[1]]["hp"]))
+
+    def _switch_token(self, st, legal, game):
+        b = Board(st, game.grid)
+        goal = st["entrance_cell"] if st["entrance_cell"] is not None else st["start"]
+        d = b.dist(goal)
+        def score(a):
+            face = st["tokens"][a[1]][a[2]] or "X"
+            strength = int(face[1:]) * 2 if face[0] == "m" else 2 if face == "T" else 0
+            return strength + 0.3 * d.get(a[1], 0) + sum(int(t[1:]) for t in st["tokens"][a[1]] if t and t[0] == "m")
+        return max(legal, key=score)
+
+    def _whirl_push(self, st, legal, game):
+        b = Board(st, game.grid)
+        goal = st["entrance_cell"] if st["entrance_cell"] is not None else st["start"]
+        d = b.dist(goal)
+        return max(legal, key=lambda a: d.get(a[1], 0) + 2 * len(st["tokens"][a[1]]))
+
+    def _retreat(self, st, legal, game):
+        if st["prompt"]["seat"] == 0:
+            b = Board(st, game.grid)
+            goal = st["entrance_cell"] if st["entrance_cell"] is not None else st["start"]
+            d = b.dist(goal)
+            return max(legal, key=lambda a: 3 * len(st["tokens"][a[1]]) + d.get(a[1], 0))
+        return min(legal, key=lambda a: (len(st["tokens"][a[1]]), a[1]))
+
+    # ------------------------------------------------------------- heroes
+    def team_goal(self, st, game) -> int | None:
+        """The goal of this hero: every hero computes all goals the same way from public information.
+
+        Keys held (or an open door): the tower entrance.  Dropped keys: go and get them.  Otherwise the
+        heroes spread out, each taking the nearest face-down room no lower seat has claimed.
+        """
+        b = Board(st, game.grid)
+        living = [h for h in st["heroes"] if h["alive"]]
+        keys = sum(h["keys"] for h in living)
+        if st["door_open"] or keys >= st["keys_needed"]:
+            return st["entrance_cell"] if st["entrance_cell"] is not None else self.nearest_ring(b, living[0]["pos"])
+        dropped = [c for c, k, _cards in st["dropped"] if k]
+        claimed: set[int] = set()
+        goal = None
+        for h in living:
+            d = b.dist(h["pos"])
+            if dropped:
+                goal = min(dropped, key=lambda c: (d.get(c, 99), c))
+            else:
+                down = [c for c, t in enumerate(st["tiles"]) if t["state"] == "down" and c in d and c not in claimed]
+                if not down:
+                    down = [c for c, t in enumerate(st["tiles"]) if t["state"] == "down" and c in d]
+                if not down:
+                    return st["entrance_cell"]
+                goal = min(down, key=lambda c: d[c] + 0.6 * len(st["tokens"][c]) + 0.02 * c)
+                claimed.add(goal)
+            if h["seat"] == self.seat:
+                return goal
+        return goal
+
+    def nearest_ring(self, b: Board, pos: int) -> int:
+        d = b.dist(pos)
+        ring = [j for j in b.nbrs(b.tower) if j in d]
+        return min(ring, key=lambda j: (d[j], j)) if ring else pos
+
+    def _move(self, st, legal, game):
+        me = next(h for h in st["heroes"] if h["seat"] == self.seat)
+        cards = game.content.loot_cards
+        living = [h for h in st["heroes"] if h["alive"]]
+        # 1. heal when hurt
+        for a in legal:
+            if a[0] == "use" and cards[a[1]].effect == "heal" and me["hp"] <= 5:
+                return a
+        # 2. hand spare equipment to a teammate with a free slot
+        for a in legal:
+            if a[0] == "give":
+                card = cards[a[2]]
+                mate = next(h for h in living if h["seat"] == a[1])
+                if card.type == "equipment" and self.free_slot(mate, card.slot, cards):
+                    return a
+        goal = self.team_goal(st, game)
+        b = Board(st, game.grid)
+        # 3. the tower: enter when the pack is gathered at the entrance
+        tower_moves = [a for a in legal if a[0] == "move" and a[1] == st["tower"]]
+        if tower_moves:
+            here = [h for h in living if h["pos"] == me["pos"]]
+            if len(here) >= min(len(living), 2) or st["door_open"]:
+                return tower_moves[0]
+            return ("stay",)
+        if goal is None or goal == me["pos"]:
+            return ("stay",) if ("stay",) in legal else legal[-1]
+        d = b.dist(goal)
+        # 4. sprint when far away
+        if d.get(me["pos"], 0) >= 4:
+            for a in legal:
+                if a[0] == "use" and cards[a[1]].effect == "sprint":
+                    return a
+        bonus = sum(cards[e].combat for h in living if h["pos"] == me["pos"] for e in h["equipment"])
+        def score(a):
+            if a[0] == "stay":  # standing still only gives the wizard time
+                return -d.get(me["pos"], 50) - 8
+            if a[0] not in ("move", "move2"):
+                return -1000
+            c = a[-1]
+            toks = st["tokens"][c]
+            levels = sum(int(t[1:]) for t in toks if t and t[0] == "m")
+            risk = 0.0
+            if levels:
+                risk = 6 * (1 - win_chance(max(1, len(living) - 1), bonus, levels, game.option_values["combine_rolls"]))
+            risk += 0.4 * sum(1 for t in toks if t is None) * (1.5 if me["hp"] <= 4 else 1)
+            return -d.get(c, 50) - risk
+        return self.best(legal, score)
+
+    def free_slot(self, h: dict, slot: str, cards) -> bool:
+        limit = {"sword": 2, "boots": 1}.get(slot)
+        return limit is None or sum(1 for e in h["equipment"] if cards[e].slot == slot) < limit
+
+    def _boost(self, st, legal, game):
+        return next((a for a in legal if a[0] == "boost"), legal[-1])
+
+    def _loot(self, st, legal, game):
+        cards = game.content.loot_cards
+        offer = st["prompt"]["cards"]
+        hs = {h["seat"]: h for h in st["heroes"]}
+        def score(a):
+            card = cards[offer[a[1]]]
+            h = hs[a[2]]
+            v = LOOT_VALUE.get(card.name, 2)
+            if card.type == "equipment" and not self.free_slot(h, card.slot, cards):
+                v -= 3
+            if card.effect == "heal":
+                v += (10 - h["hp"]) * 0.4
+            return v - 0.1 * len(h["equipment"])
+        return max(legal, key=score)

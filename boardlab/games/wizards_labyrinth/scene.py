@@ -1,0 +1,215 @@
+"""The scene of The Wizard's Labyrinth, built from a seat's view only (so it cannot leak).
+
+The board is the tile grid: face-down rooms (``?``; the wizard sees ``K?`` on
+his hidden key tiles), flipped rooms with their card and mana values, the key
+tiles, the start tile and the tower (walled on every side but the entrance).
+Items are the tokens (face down when the viewer does not know them), the
+heroes (badge: hit points) and dropped loot.  Panels show the wizard's mana
+wheel, hand (to the wizard only) and deck sizes, each hero's HP, keys,
+equipment and hand, and the cards of the current prompt.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from boardlab.engine.components import DIRECTIONS
+from boardlab.engine.scene import cell_id, status_line
+
+HERO_COLORS = ("#1f77b4", "#2ca02c", "#d68b00", "#17becf")
+TOKEN_TEXT = {"T": "T", "X": "X"}
+
+PROMPTS = {
+    "tower": "Wizard: choose the centre tile for the tower",
+    "entrance": "Wizard: choose the direction the tower entrance faces",
+    "key": "Wizard: hide a key tile (the heroes close their eyes)",
+    "keep": "Wizard: keep cards from the opening draw",
+    "rage": "Wizard's rage: remove a tile",
+    "main": "Wizard: play cards with your mana, then end the turn",
+    "place": "Wizard: place the next token",
+    "spell_target": "Wizard: choose the tile to target",
+    "gate": "Wizard: turn the tower entrance",
+    "switch_hero": "Switcheroo: choose a hero",
+    "switch_token": "Switcheroo: choose the token to swap with",
+    "whirl_target": "Whirlwind: choose a room with heroes",
+    "whirl_push": "Whirlwind: choose where the hero is blown",
+    "discard": "Wizard: discard a card",
+    "move": "Hero: choose your move (secret until every hero has chosen)",
+    "boost": "Hero: play combat bonuses before the dice",
+    "loot": "Heroes: choose who takes which loot card",
+    "retreat": "Choose the tile the beaten hero retreats to",
+}
+
+
+def _cell_label(tile: dict[str, Any]) -> tuple[str, str, str]:
+    st, kind = tile["state"], tile.get("kind")
+    if st == "removed":
+        return "", "#222222", "destroyed by the wizard's rage"
+    if kind == "tower":
+        return "TOWER", "#7a4fb5", "the wizard's tower and mana wheel"
+    if kind == "start":
+        return "START", "#a8d5a2", "the heroes' start tile"
+    if st == "down":
+        if kind == "key":
+            return "K?", "#8a6d2f", "face-down key tile (only you know)"
+        return "?", "#6b5b45", "face-down room"
+    vals = f"{tile['draw']:+d}c {tile['mana']:+d}m"
+    if kind == "key":
+        return "KEY " + vals, "#f3d36b", "key tile" + (" (key still guarded)" if tile.get("unclaimed") else "")
+    return vals, "#e8dcc0", f"room: wizard cards {tile['draw']:+d}, mana wheel {tile['mana']:+d}"
+
+
+def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+    st = view["state"]
+    n = st["size"]
+    seat = view["seat"]
+    names = game.seat_names()
+    xy = lambda c: (c % n, c // n)  # noqa: E731
+    cid = lambda c: cell_id("main", *xy(c))  # noqa: E731
+    cells, items, walls = [], [], []
+    for c, tile in enumerate(st["tiles"]):
+        label, fill, title = _cell_label(tile)
+        x, y = xy(c)
+        cells.append({"x": x, "y": y, "fill": fill, "label": label, "title": title, "blocked": tile["state"] == "removed"})
+    tx, ty = xy(st["tower"])
+    for side in DIRECTIONS:
+        if st["entrance"] and side != st["entrance"]:
+            walls.append({"x": tx, "y": ty, "side": side, "color": "#3b1f63"})
+    for c, toks in enumerate(st["tokens"]):
+        x, y = xy(c)
+        for i, face in enumerate(toks):
+            text = "?" if face is None else TOKEN_TEXT.get(face, face[1:])
+            kind = "blank" if face == "X" else "trap" if face == "T" else "unknown" if face is None else f"level {face[1:]} monster"
+            items.append({"id": f"tok{c}-{i}", "x": x, "y": y, "text": text, "shape": "token", "face_down": face is None,
+                          "color": "#444" if face is None else "#b22" if face and face[0] == "m" else "#a60", "title": kind})
+    for c, keys, cards in st["dropped"]:
+        x, y = xy(c)
+        items.append({"id": f"drop{c}", "x": x, "y": y, "text": "loot", "shape": "card", "badge": str(keys) if keys else "",
+                      "title": f"dropped: {keys} key(s), {', '.join(cards) or 'no cards'}"})
+    for h in st["heroes"]:
+        if not h["alive"]:
+            continue
+        x, y = xy(h["pos"])
+        flags = [f for f in ("frozen", "stuck", "sprint") if h[f]]
+        items.append({"id": f"hero{h['seat']}", "x": x, "y": y, "text": f"H{h['seat']}", "shape": "circle",
+                      "color": HERO_COLORS[(h["seat"] - 1) % 4], "badge": str(h["hp"]),
+                      "title": f"Hero {h['seat']}: {h['hp']} HP, {h['keys']} key(s)" + (f" ({', '.join(flags)})" if flags else "")})
+    panels = [_wizard_panel(st, seat, view)]
+    for h in st["heroes"]:
+        panels.append(_hero_panel(h, view))
+    panels.append({"title": "Quest", "rows": [
+        ["Keys found", f"{st['keys_taken']} (need {st['keys_needed']})"],
+        ["Tower door", "open" if st["door_open"] else "locked"],
+        ["Rage", "yes" if st["rage"] else "no"],
+        ["Loot deck", str(st["loot"]["deck"])],
+        ["Loot discard", str(len(st["loot"]["discard"]))],
+    ]})
+    prompt = st["prompt"]
+    if prompt and prompt.get("cards") is not None:
+        prefix = "open" if prompt["kind"] == "keep" else "offer"
+        panels.append({"title": "Cards offered", "rows": [], "cards": [
+            {"id": f"{prefix}-{i}", "name": name, "text": _card_text(game, name)} for i, name in enumerate(prompt["cards"])]})
+    if prompt and prompt["kind"] == "place":
+        panels.append({"title": f"Tokens of {prompt.get('card')} to place", "rows": [], "cards": [
+            {"id": f"tok-{k}", "name": {"X": "blank", "T": "trap"}.get(k, f"level {k[1:]} monster")} for k in sorted(set(prompt["tokens"]))]})
+    acting = view.get("acting")
+    status = status_line(view, names)
+    if not view.get("over"):
+        status += f" - {st['phase']} phase"
+    return {
+        "title": game.name,
+        "status": status,
+        "prompt": PROMPTS.get(prompt["kind"], "") if prompt and acting == seat and seat is not None else "",
+        "boards": [{"id": "main", "kind": "grid", "cols": n, "rows": n, "cells": cells, "walls": walls, "items": items}],
+        "panels": panels,
+        "targets": _targets(st, actions, cid),
+    }
+
+
+def _card_text(game: Any, name: str) -> str:
+    c = game.content.wizard_cards.get(name) or game.content.loot_cards.get(name)
+    if c is None:
+        return ""
+    cost = f"[{c.cost} mana] " if hasattr(c, "cost") else ""
+    return cost + c.text
+
+
+def _wizard_panel(st: dict[str, Any], seat: int | None, view: dict[str, Any]) -> dict[str, Any]:
+    w = st["wizard"]
+    rows = [
+        ["Mana wheel", f"{w['mana']} / {w['mana_max']}"],
+        ["Mana left", str(w["mana_left"])],
+        ["Hand", f"{w['hand_size']} card(s)"],
+        ["Deck", str(w["deck"])],
+        ["Discard", str(len(w["discard"]))],
+        ["Removed", ", ".join(w["removed"]) or "-"],
+    ]
+    panel: dict[str, Any] = {"title": "Wizard", "seat": 0, "active": view.get("acting") == 0, "color": "#7a4fb5", "rows": rows}
+    if w["hand"] is not None:
+        panel["cards"] = [{"id": f"wiz-{i}", "name": name, "text": ""} for i, name in enumerate(w["hand"])]
+    else:
+        panel["cards"] = [{"id": f"wiz-{i}", "name": "?", "face_down": True} for i in range(w["hand_size"])]
+    return panel
+
+
+def _hero_panel(h: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    status = "dead" if not h["alive"] else ", ".join(f for f in ("frozen", "stuck", "sprint") if h[f]) or "ready"
+    if h["chosen"]:
+        status += " (move chosen)"
+    rows = [["HP", str(h["hp"])], ["Keys", str(h["keys"])], ["Equipment", ", ".join(h["equipment"]) or "-"],
+            ["Hand", f"{h['hand_size']} card(s)"], ["Status", status]]
+    if h["move"] is not None:
+        rows.append(["Your move", " ".join(map(str, h["move"]))])
+    if h["hand"] is not None:
+        cards = [{"id": f"h{h['seat']}-{i}", "name": name, "text": ""} for i, name in enumerate(h["hand"])]
+    else:
+        cards = [{"id": f"h{h['seat']}-{i}", "name": "?", "face_down": True} for i in range(h["hand_size"])]
+    return {"title": f"Hero {h['seat']}", "seat": h["seat"], "active": view.get("acting") == h["seat"],
+            "color": HERO_COLORS[(h["seat"] - 1) % 4], "rows": rows, "cards": cards}
+
+
+def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    seen: set[tuple] = set()
+    n = st["size"]
+    wiz_hand = st["wizard"]["hand"] or []
+    prompt = st["prompt"] or {}
+    offer = prompt.get("cards") or []
+    acting_hero = next((h for h in st["heroes"] if h["seat"] == prompt.get("seat")), None)
+    hand = (acting_hero or {}).get("hand") or []
+
+    def add(i: int, clicks: list[str], label: str) -> None:
+        key = tuple(clicks)
+        if key not in seen:
+            seen.add(key)
+            out.append({"action": i, "clicks": clicks, "label": label})
+
+    for i, a in enumerate(actions):
+        k = a[0]
+        if k == "place":
+            add(i, [f"card:tok-{a[2]}", cid(a[1])], f"place {a[2]}")
+        elif k in ("tower", "key", "remove", "target", "push", "retreat", "move"):
+            add(i, [cid(a[1])], f"{k} {a[1]}")
+        elif k == "move2":
+            add(i, [cid(a[2])], "sprint")
+        elif k in ("entrance", "face"):
+            dx, dy = DIRECTIONS[a[1]]
+            c = st["tower"] + dy * n + dx
+            add(i, [cid(c)], f"entrance {a[1]}")
+        elif k == "hero":
+            add(i, [f"item:hero{a[1]}"], f"Hero {a[1]}")
+        elif k == "token":
+            add(i, [f"item:tok{a[1]}-{a[2]}"], "token")
+        elif k == "play" and a[1] in wiz_hand:
+            add(i, [f"card:wiz-{wiz_hand.index(a[1])}"], f"play {a[1]}")
+        elif k == "discard" and a[1] in wiz_hand:
+            add(i, [f"card:wiz-{wiz_hand.index(a[1])}"], f"discard {a[1]}")
+        elif k == "keep" and a[1] in offer:
+            add(i, [f"card:open-{offer.index(a[1])}"], f"keep {a[1]}")
+        elif k == "take":
+            add(i, [f"card:offer-{a[1]}", f"item:hero{a[2]}"], f"card to Hero {a[2]}")
+        elif k in ("use", "boost") and a[1] in hand:
+            add(i, [f"card:h{prompt['seat']}-{hand.index(a[1])}"], f"{k} {a[1]}")
+        elif k == "give" and a[2] in hand:
+            add(i, [f"item:hero{a[1]}", f"card:h{prompt['seat']}-{hand.index(a[2])}"], f"give {a[2]} to Hero {a[1]}")
+    return out

@@ -1,0 +1,819 @@
+"""Rules of The Wizard's Labyrinth: setup, the wizard turn, the hero turn, combat, loot, rage.
+
+Seat 0 is the wizard; seats 1.. are the heroes.  Cells are ``y * size + x``.
+Every decision is a :class:`Prompt` on the stack; between decisions the game
+works through ``todo``, a queue of small tasks (``("fight", cell)``, ...),
+so the turn reads in the seed's order: wizard turn (rage, draw, play cards),
+then the heroes' movement (secret choices revealed together), combat and loot.
+
+Tiles are ``"r<id>"`` (a room from the tile list), ``"k<n>"`` (key tile n),
+``"tower"`` and ``"start"``.  Tokens are ``m1``..``m5`` (monsters), ``T``
+(trap) and ``X`` (blank); the wizard knows every token (bit 0 of ``known_by``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardlab.engine import Deck, Prompt, Results, State, Token, record, win_results
+from boardlab.engine.components import DIRECTIONS
+
+from .views import ViewMixin
+
+WIZARD = 0
+DIRS = ("N", "E", "S", "W")
+
+
+@record
+class Hero:
+    """One hero: position, hit points, keys, equipment in front, loot hand, per-turn flags."""
+
+    __slots__ = ("seat", "pos", "prev", "hp", "keys", "equipment", "hand", "alive", "frozen", "stuck", "sprint", "moved", "fought")
+
+    def __init__(self, seat: int, pos: int, hp: int) -> None:
+        self.seat, self.pos, self.prev, self.hp, self.keys = seat, pos, None, hp, 0
+        self.equipment: list[str] = []
+        self.hand: list[str] = []
+        self.alive, self.frozen, self.stuck, self.sprint, self.moved, self.fought = True, False, False, False, False, False
+
+    def __repr__(self) -> str:
+        return f"Hero(seat={self.seat}, pos={self.pos}, hp={self.hp}, keys={self.keys})"
+
+
+def cell_name(game: Any, c: int) -> str:
+    """Chess-like cell names: column letter, row number from the top (``A1`` is the top-left)."""
+    n = game.size
+    return f"{'ABCDEFG'[c % n]}{c // n + 1}"
+
+
+class LabyrinthState(ViewMixin, State):
+    __slots__ = (
+        "phase", "winner", "tower", "entrance", "start", "tiles", "flipped", "removed", "tile_pool",
+        "tokens", "heroes", "wdeck", "whand", "mana", "mana_left", "ldeck", "dropped_keys",
+        "dropped_cards", "keys_taken", "door_open", "cleared", "unclaimed", "todo", "pending",
+        "boost", "stats",
+    )
+
+    # ------------------------------------------------------------------ setup
+    def _setup(self) -> None:
+        g, o = self.game, self.game.option_values
+        n = g.size
+        self.phase, self.winner = "setup", ""
+        self.start = 0  # ledger: the heroes' start tile is the top-left corner
+        self.tower = (n // 2) * n + n // 2
+        self.entrance = ""
+        rooms = [f"r{i}" for i in range(len(g.content.rooms))]
+        self.rng.shuffle(rooms)
+        special = {self.start: "start", self.tower: "tower"}
+        self.tiles = [special[c] if c in special else rooms.pop() for c in range(n * n)]
+        self.tile_pool = rooms
+        self.flipped = [False] * (n * n)
+        self.flipped[self.start] = self.flipped[self.tower] = True
+        self.removed = [False] * (n * n)
+        self.tokens = [[] for _ in range(n * n)]
+        self.heroes = [Hero(s, self.start, o["hero_hp"]) for s in range(1, g.players)]
+        self.wdeck = Deck(g.deck_cards)
+        self.wdeck.shuffle(self.rng)
+        self.ldeck = Deck(g.content.loot_deck)
+        self.ldeck.shuffle(self.rng)
+        self.whand, self.mana, self.mana_left = [], o["start_mana"], 0
+        self.dropped_keys, self.dropped_cards = {}, {}
+        self.keys_taken, self.door_open = 0, False
+        self.cleared, self.unclaimed = set(), set()
+        self.pending, self.boost, self.stats = {}, 0, {}
+        self.todo = []
+        if n % 2 == 0:
+            self.todo.append(("ask", "tower"))
+        if o["tower_entrance"]:
+            self.todo.append(("ask", "entrance"))
+        self.todo += [("ask", "key")] * 3 + [("opening",), ("wizard_turn",)]
+        self.begin_turn()
+        self._run()
+
+    def centre_cells(self) -> list[int]:
+        n = self.game.size
+        lo, hi = (n - 1) // 2, n // 2
+        return sorted({y * n + x for x in (lo, hi) for y in (lo, hi)})
+
+    # ------------------------------------------------------------- task loop
+    def _run(self) -> None:
+        while not self.stack and not self.winner and self.todo:
+            task = self.todo.pop(0)
+            getattr(self, "_t_" + task[0])(*task[1:])
+
+    def _t_ask(self, kind: str, *args: Any) -> None:
+        seat = args[0] if kind == "move" else WIZARD
+        self.stack.append(Prompt(seat, kind, {"seat": seat} if kind == "move" else None))
+
+    def _t_opening(self) -> None:
+        o = self.game.option_values
+        self.stack.append(Prompt(WIZARD, "keep", {"cards": self.wdeck.draw_many(self.rng, o["opening_draw"]), "left": o["opening_keep"]}))
+
+    def _current_seat(self) -> int:
+        return self.stack[-1].seat if self.stack else WIZARD
+
+    def _is_over(self) -> bool:
+        return bool(self.winner)
+
+    def _results(self) -> Results:
+        if self.winner == "wizard":
+            return win_results(self.game.players, [WIZARD], "the wizard killed every hero")
+        return win_results(self.game.players, [h.seat for h in self.heroes], "the heroes defeated the tower")
+
+    def roles(self) -> tuple[str, ...]:
+        return ("wizard",) + ("hero",) * (self.game.players - 1)
+
+    # ---------------------------------------------------------------- helpers
+    def hero(self, seat: int) -> Hero:
+        return self.heroes[seat - 1]
+
+    def living(self) -> list[Hero]:
+        return [h for h in self.heroes if h.alive]
+
+    def heroes_at(self, c: int) -> list[Hero]:
+        return [h for h in self.heroes if h.alive and h.pos == c]
+
+    def tower_open(self) -> bool:
+        return self.keys_taken >= self.game.option_values["keys_needed"]
+
+    def rage_active(self) -> bool:
+        return self.game.option_values["rage"] and self.tower_open()
+
+    def entrance_cell(self) -> int | None:
+        if not self.entrance:
+            return None
+        n = self.game.size
+        dx, dy = DIRECTIONS[self.entrance]
+        return self.tower + dy * n + dx
+
+    def ring(self) -> set[int]:
+        n = self.game.size
+        tx, ty = self.tower % n, self.tower // n
+        return {(ty + dy) * n + tx + dx for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy}
+
+    def bonus(self, h: Hero, field: str) -> int:
+        cards = self.game.content.loot_cards
+        return sum(getattr(cards[e], field) for e in h.equipment)
+
+    def count(self, key: str, seat: int, by: int = 1) -> None:
+        row = self.stats.get(key)
+        if row is None:
+            row = self.stats[key] = [0] * self.game.players
+        row[seat] += by
+
+    def placeable(self, token: str) -> list[int]:
+        """Tiles where ``token`` may go: no hero there, below the token limit, not removed; the tower
+        only for monsters and blanks once the keys are taken."""
+        limit, tokens, removed = self.game.token_limit, self.tokens, self.removed
+        heroes = {h.pos for h in self.heroes if h.alive}
+        tower_ok = token != "T" and self.tower_open()
+        return [c for c in range(len(tokens)) if not removed[c] and len(tokens[c]) < limit and c not in heroes
+                and (c != self.tower or tower_ok)]
+
+    def rage_removable(self) -> list[int]:
+        """Tiles the raging wizard may remove (a real connectivity search per candidate)."""
+        ring = self.ring()
+        occupied = {h.pos for h in self.living()}
+        goal = self.entrance_cell()
+        if goal is None:
+            goal = min(ring)
+        must_reach = occupied | {c for c, k in self.dropped_keys.items() if k}
+        out = []
+        for c in range(len(self.tiles)):
+            if self.removed[c] or c == self.tower or c in ring or c in must_reach:
+                continue
+            if self.reaches(goal, must_reach, blocked=c):
+                out.append(c)
+        return out
+
+    def reaches(self, goal: int, cells: set[int], blocked: int | None = None) -> bool:
+        """Can every cell in ``cells`` walk to ``goal`` over remaining tiles (not through the tower)?"""
+        removed, tower = self.removed, self.tower
+        dist = self.game.grid.distances(goal, passable=lambda j: not removed[j] and j != tower and j != blocked)
+        return all(c in dist for c in cells)
+
+    # ------------------------------------------------------------- legal acts
+    def _legal_actions(self) -> list[tuple]:
+        p = self.stack[-1]
+        return getattr(self, "_l_" + p.kind)(p)
+
+    def _apply(self, action: tuple) -> None:
+        p = self.stack[-1]
+        getattr(self, "_a_" + p.kind)(p, action)
+        self._run()
+
+    # setup ------------------------------------------------------------------
+    def _l_tower(self, p: Prompt) -> list[tuple]:
+        return [("tower", c) for c in self.centre_cells()]
+
+    def _a_tower(self, p: Prompt, a: tuple) -> None:
+        self.stack.pop()
+        old, self.tower = self.tower, a[1]
+        self.tiles[old], self.flipped[old] = self.tiles[a[1]], self.flipped[a[1]]
+        self.tiles[a[1]], self.flipped[a[1]] = "tower", True
+        self.emit(f"The wizard raises the tower at {cell_name(self.game, a[1])}", {"tower": a[1]})
+
+    def _l_entrance(self, p: Prompt) -> list[tuple]:
+        return [("entrance", d) for d in DIRS]
+
+    def _a_entrance(self, p: Prompt, a: tuple) -> None:
+        self.stack.pop()
+        self.entrance = a[1]
+        self.emit(f"The tower entrance faces {a[1]}", {"entrance": a[1]})
+
+    def _l_key(self, p: Prompt) -> list[tuple]:
+        return [("key", c) for c, t in enumerate(self.tiles) if t[0] == "r"]
+
+    def _a_key(self, p: Prompt, a: tuple) -> None:
+        self.stack.pop()
+        k = sum(1 for t in self.tiles if t[0] == "k")
+        self.tile_pool.append(self.tiles[a[1]])
+        self.tiles[a[1]] = f"k{k}"
+        self.emit("The wizard hides a key tile", to=[WIZARD], private_text=f"You hide key {k + 1} at {cell_name(self.game, a[1])}")
+
+    def _l_keep(self, p: Prompt) -> list[tuple]:
+        return [("keep", c) for c in sorted(set(p.data["cards"]))]
+
+    def _a_keep(self, p: Prompt, a: tuple) -> None:
+        p.data["cards"].remove(a[1])
+        self.whand.append(a[1])
+        p.data["left"] -= 1
+        if p.data["left"] == 0 or not p.data["cards"]:
+            self.stack.pop()
+            self.wdeck.draw_pile.extend(p.data["cards"])
+            self.wdeck.shuffle(self.rng)
+            self.emit("The wizard keeps his opening hand", to=[WIZARD], private_text=f"You keep {', '.join(self.whand)}")
+
+    # wizard turn -------------------------------------------------------------
+    def _t_wizard_turn(self) -> None:
+        self.begin_turn()
+        self.phase = "wizard"
+        tasks: list[tuple] = [("rage", self.game.players)] if self.rage_active() else []
+        self.todo[0:0] = tasks + [("wizard_draw",), ("ask", "main")]
+
+    def _t_wizard_draw(self) -> None:
+        """Draw a card; at the wheel's maximum draw an extra card instead of gaining mana."""
+        o = self.game.option_values
+        extra = 0
+        if self.mana >= o["mana_max"]:
+            extra = 1
+        else:
+            self.mana = min(o["mana_max"], self.mana + o["mana_per_turn"])
+        cards = self.wdeck.draw_many(self.rng, 1 + extra)
+        self.whand += cards
+        self.mana_left = self.mana
+        self.emit(f"The wizard draws {len(cards)} card(s)", to=[WIZARD], private_text=f"You draw {', '.join(cards) or 'nothing'}")
+
+    def _t_rage(self, left: int) -> None:
+        if left > 0 and self.rage_removable():
+            self.stack.append(Prompt(WIZARD, "rage", {"left": left}))
+
+    def _l_rage(self, p: Prompt) -> list[tuple]:
+        return [("remove", c) for c in self.rage_removable()]
+
+    def _a_rage(self, p: Prompt, a: tuple) -> None:
+        self.stack.pop()
+        c = a[1]
+        self.removed[c] = True
+        for t in self.tokens[c]:
+            self.count("token:lost", WIZARD)
+        self.tokens[c] = []
+        self.dropped_cards.pop(c, None)
+        self.count("rule:rage_removed", WIZARD)
+        self.emit(f"The wizard's rage destroys {cell_name(self.game, c)}", {"removed": c})
+        self.todo.insert(0, ("rage", p.data["left"] - 1))
+
+    def _l_main(self, p: Prompt) -> list[tuple]:
+        cards = self.game.content.wizard_cards
+        out = [("play", name) for name in sorted(set(self.whand)) if cards[name].cost <= self.mana_left and self.playable(cards[name])]
+        out.append(("end",))
+        return out
+
+    def playable(self, card: Any) -> bool:
+        if card.type != "spell":
+            return bool(self.placeable(card.tokens()[0]))  # its real token must fit somewhere
+        e = card.effect
+        if e in ("frost_bolt", "fireball"):
+            return bool(self.living())
+        if e == "shifting_gate":
+            return bool(self.entrance)
+        if e == "switcheroo":
+            return any(self.tokens[c] for c in range(len(self.tiles)) if c != self.tower) and bool(self.living())
+        if e == "whirlwind":
+            return bool(self._l_whirl_target(None))
+        return False  # pragma: no cover
+
+    def _a_main(self, p: Prompt, a: tuple) -> None:
+        if a[0] == "end":
+            self.stack.pop()
+            self.emit("The wizard ends his turn")
+            self.todo.insert(0, ("hero_turn",))
+            return
+        card = self.game.content.wizard_cards[a[1]]
+        self.whand.remove(card.name)
+        self.mana_left -= card.cost
+        (self.wdeck.remove if card.removed else self.wdeck.discard)(card.name)
+        self.count("card:" + card.name, WIZARD)
+        self.emit(f"The wizard plays {card.name}", {"card": card.name})
+        if card.type != "spell":
+            self.stack.append(Prompt(WIZARD, "place", {"card": card.name, "tokens": card.tokens()}))
+        elif card.effect in ("frost_bolt", "fireball"):
+            self.stack.append(Prompt(WIZARD, "spell_target", {"card": card.name}))
+        elif card.effect == "shifting_gate":
+            self.stack.append(Prompt(WIZARD, "gate"))
+        elif card.effect == "switcheroo":
+            self.stack.append(Prompt(WIZARD, "switch_hero"))
+        else:
+            self.stack.append(Prompt(WIZARD, "whirl_target", {"card": card.name}))
+
+    def _l_place(self, p: Prompt) -> list[tuple]:
+        """The wizard places the card's tokens face down in any order he likes (so the order tells nothing)."""
+        kinds = sorted(set(p.data["tokens"]))
+        cells = {k: set(self.placeable(k)) for k in kinds}
+        return [("place", c, k) for c in range(len(self.tiles)) for k in kinds if c in cells[k]]
+
+    def _a_place(self, p: Prompt, a: tuple) -> None:
+        p.data["tokens"].remove(a[2])
+        self.tokens[a[1]].append(Token(a[2], False, 1 << WIZARD))
+        self.count("token:" + a[2], WIZARD)
+        self.emit(f"The wizard places a token on {cell_name(self.game, a[1])}", {"cell": a[1]}, to=[WIZARD],
+                  private_text=f"You place {a[2]} on {cell_name(self.game, a[1])}")
+        if not p.data["tokens"] or not self._l_place(p):
+            self.stack.pop()
+
+    def _l_spell_target(self, p: Prompt) -> list[tuple]:
+        return [("target", c) for c in sorted({h.pos for h in self.living()})]
+
+    def _a_spell_target(self, p: Prompt, a: tuple) -> None:
+        self.stack.pop()
+        card = self.game.content.wizard_cards[p.data["card"]]
+        here = self.heroes_at(a[1])
+        if card.effect == "frost_bolt":
+            for h in here:
+                h.frozen = True
+                self.count("rule:frozen", h.seat)
+            self.emit(f"Frost Bolt freezes the heroes on {cell_name(self.game, a[1])}", {"cell": a[1]})
+        else:
+            self.emit(f"{card.name} strikes {cell_name(self.game, a[1])}", {"cell": a[1]})
+            for h in here:
+                self.damage(h, card.damage, "spell:damage")
+
+    def _l_gate(self, p: Prompt) -> list[tuple]:
+        return [("face", d) for d in DIRS if d != self.entrance]
+
+    def _a_gate(self, p: Prompt, a: tuple) -> None:
+        self.stack.pop()
+        self.entrance = a[1]
+        self.emit(f"The tower entrance turns to face {a[1]}", {"entrance": a[1]})
+
+    def _l_switch_hero(self, p: Prompt) -> list[tuple]:
+        return [("hero", h.seat) for h in self.living()]
+
+    def _a_switch_hero(self, p: Prompt, a: tuple) -> None:
+        self.stack[-1] = Prompt(WIZARD, "switch_token", {"seat": a[1]})
+
+    def _l_switch_token(self, p: Prompt) -> list[tuple]:
+        pos = self.hero(p.data["seat"]).pos
+        return [("token", c, i) for c in range(len(self.tiles)) if c not in (self.tower, pos) for i in range(len(self.tokens[c]))]
+
+    def _a_switch_token(self, p: Prompt, a: tuple) -> None:
+        self.stack.pop()
+        h = self.hero(p.data["seat"])
+        tok = self.tokens[a[1]].pop(a[2])
+        self.tokens[h.pos].append(tok)
+        self.emit(f"Switcheroo: Hero {h.seat} swaps places with a token on {cell_name(self.game, a[1])}",
+                  {"seat": h.seat, "from": h.pos, "to": a[1]})
+        h.pos, h.prev = a[1], None
+
+    def whirl_destinations(self, c: int) -> list[int]:
+        return [j for j in self.game.grid.neighbours(c) if not self.removed[j] and j != self.tower]
+
+    def _l_whirl_target(self, p: Prompt | None) -> list[tuple]:
+        return [("target", c) for c in sorted({h.pos for h in self.living()}) if self.whirl_destinations(c)]
+
+    def _a_whirl_target(self, p: Prompt, a: tuple) -> None:
+        seats = [h.seat for h in self.heroes_at(a[1])]
+        self.stack[-1] = Prompt(WIZARD, "whirl_push", {"card": p.data["card"], "cell": a[1], "seats": seats, "used": []})
+        self.emit(f"Whirlwind tears through {cell_name(self.game, a[1])}", {"cell": a[1]})
+
+    def _l_whirl_push(self, p: Prompt) -> list[tuple]:
+        dests = self.whirl_destinations(p.data["cell"])
+        free = [j for j in dests if j not in p.data["used"]]
+        return [("push", j) for j in (free or dests)]
+
+    def _a_whirl_push(self, p: Prompt, a: tuple) -> None:
+        h = self.hero(p.data["seats"].pop(0))
+        h.pos, h.prev = a[1], None
+        p.data["used"].append(a[1])
+        self.emit(f"Hero {h.seat} is blown to {cell_name(self.game, a[1])}", {"seat": h.seat, "to": a[1]})
+        if not p.data["seats"]:
+            self.stack.pop()
+            card = self.game.content.wizard_cards[p.data["card"]]
+            c = p.data["cell"]
+            for _ in range(card.count):
+                if len(self.tokens[c]) < self.game.token_limit:
+                    self.tokens[c].append(Token(f"m{card.level}", True, 1 << WIZARD))
+
+    # hero turn: movement -----------------------------------------------------
+    def _t_hero_turn(self) -> None:
+        self.begin_turn()
+        self.phase = "move"
+        self.pending = {}
+        for h in self.heroes:
+            h.moved = h.fought = h.sprint = False
+            h.stuck = bool(self.tokens[h.pos])
+            h.prev = None
+        tasks = [("ask", "move", h.seat) for h in self.living() if not h.frozen]
+        self.todo[0:0] = tasks + [("reveal",)]
+
+    def move_options(self, h: Hero) -> list[tuple]:
+        if h.stuck:
+            return [("stay",)]
+        out = [("move", j) for j in self.game.grid.neighbours(h.pos) if not self.removed[j] and (j != self.tower or self.may_enter_tower(h))]
+        if h.sprint:
+            for m in self.game.grid.neighbours(h.pos):
+                if self.removed[m] or m == self.tower or self.tokens[m]:
+                    continue
+                out += [("move2", m, j) for j in self.game.grid.neighbours(m) if j != h.pos and not self.removed[j] and j != self.tower]
+        out.append(("stay",))
+        return out
+
+    def may_enter_tower(self, h: Hero) -> bool:
+        ent = self.entrance_cell()
+        if ent is not None and h.pos != ent:
+            return False
+        return self.door_open or sum(x.keys for x in self.heroes_at(h.pos)) >= self.game.option_values["keys_needed"]
+
+    def _l_move(self, p: Prompt) -> list[tuple]:
+        h = self.hero(p.data["seat"])
+        out = self.move_options(h)
+        cards = self.game.content.loot_cards
+        for name in sorted(set(h.hand)):
+            c = cards[name]
+            if c.effect == "heal" and h.hp < self.game.option_values["hero_hp"]:
+                out.append(("use", name))
+            elif c.effect == "sprint" and not h.sprint and not h.stuck:
+                out.append(("use", name))
+        if self.game.option_values["trading"]:
+            for o in self.heroes_at(h.pos):
+                if o is h:
+                    continue
+                out += [("give", o.seat, name) for name in sorted(set(h.hand))]
+                if h.keys:
+                    out.append(("give_key", o.seat))
+        return out
+
+    def _a_move(self, p: Prompt, a: tuple) -> None:
+        h = self.hero(p.data["seat"])
+        kind = a[0]
+        if kind == "use":
+            card = self.game.content.loot_cards[a[1]]
+            h.hand.remove(a[1])
+            self.ldeck.discard(a[1])
+            self.count("loot:" + a[1], h.seat)
+            if card.effect == "heal":
+                h.hp = min(self.game.option_values["hero_hp"], h.hp + card.amount)
+            else:
+                h.sprint = True
+            self.emit(f"Hero {h.seat} uses {a[1]}", {"seat": h.seat, "card": a[1]})
+        elif kind == "give":
+            h.hand.remove(a[2])
+            self.receive(self.hero(a[1]), a[2])
+            self.emit(f"Hero {h.seat} gives a loot card to Hero {a[1]}", {"seat": h.seat, "to": a[1]},
+                      to=self.hero_seats(), private_text=f"Hero {h.seat} gives {a[2]} to Hero {a[1]}")
+        elif kind == "give_key":
+            h.keys -= 1
+            self.hero(a[1]).keys += 1
+            self.emit(f"Hero {h.seat} gives a key to Hero {a[1]}", {"seat": h.seat, "to": a[1]})
+        else:
+            self.stack.pop()
+            self.pending[h.seat] = a
+            self.emit(f"Hero {h.seat} has chosen a move", {"seat": h.seat}, to=[h.seat], private_text=f"You chose: {self.describe(a)}")
+
+    def hero_seats(self) -> list[int]:
+        return [h.seat for h in self.heroes]
+
+    def receive(self, h: Hero, name: str) -> None:
+        """Give a loot card to a hero: equipment goes in front if a slot is free, the rest in hand."""
+        card = self.game.content.loot_cards[name]
+        if card.type == "equipment":
+            cards = self.game.content.loot_cards
+            limit = {"sword": 2, "boots": 1}.get(card.slot)
+            worn = sum(1 for e in h.equipment if cards[e].slot == card.slot)
+            if not self.game.option_values["equipment_limits"] or limit is None or worn < limit:
+                h.equipment.append(name)
+                return
+        h.hand.append(name)
+
+    def _t_reveal(self) -> None:
+        o = self.game.option_values
+        moves, self.pending = self.pending, {}
+        into_tower = [s for s, m in moves.items() if m[0] == "move" and m[1] == self.tower]
+        if into_tower and not self.door_open:
+            group = [self.hero(s) for s in into_tower]
+            if sum(h.keys for h in group) >= o["keys_needed"]:
+                need = o["keys_needed"]
+                for h in group:
+                    used = min(need, h.keys)
+                    h.keys -= used
+                    need -= used
+                self.door_open = True
+                self.emit("The heroes use the keys and open the tower door")
+            else:
+                for s in into_tower:
+                    moves[s] = ("stay",)
+        arrivals: list[int] = []
+        for s in sorted(moves):
+            m, h = moves[s], self.hero(s)
+            if m[0] == "stay":
+                self.emit(f"Hero {s} stays on {cell_name(self.game, h.pos)}", {"seat": s, "stay": h.pos})
+                continue
+            h.prev, h.moved = h.pos, True
+            if m[0] == "move2":
+                h.prev = m[1]
+                arrivals.append(m[1])
+            h.pos = m[-1]
+            arrivals.append(h.pos)
+            self.emit(f"Hero {s} moves to {cell_name(self.game, h.pos)}", {"seat": s, "to": h.pos, "via": m[1] if m[0] == "move2" else None})
+        self.phase = "combat"
+        tasks: list[tuple] = []
+        if not o["loot_phase"]:
+            for c in dict.fromkeys(arrivals):
+                if c != self.tower:
+                    tasks.append(("arrive", c))
+        tasks.append(("combat_phase",))
+        if o["loot_phase"]:
+            tasks.append(("loot_phase",))
+        tasks += [("pickup",), ("end_hero_turn",)]
+        self.todo[0:0] = tasks
+
+    # beta and alpha: flip and loot on entering ------------------------------
+    def _t_arrive(self, c: int) -> None:
+        entrants = [h for h in self.heroes_at(c) if h.moved]
+        if not entrants:
+            return
+        self.flip_tokens(c)
+        monsters = self.monsters(c)
+        if not self.flipped[c]:
+            self.flip_tile(c)
+            if self.tiles[c][0] == "k":
+                if monsters:
+                    self.unclaimed.add(c)
+                else:
+                    self.award_key(c, entrants[0])
+            if not monsters:
+                self.loot(c, 1, 1, [h.seat for h in entrants])
+
+    # combat ------------------------------------------------------------------
+    def monsters(self, c: int) -> list[Token]:
+        return [t for t in self.tokens[c] if t.kind[0] == "m"]
+
+    def flip_tokens(self, c: int) -> None:
+        toks = self.tokens[c]
+        if toks and not all(t.face_up for t in toks):
+            for t in toks:
+                t.face_up = True
+            self.emit(f"Tokens flipped on {cell_name(self.game, c)}: {' '.join(t.kind for t in toks)}", {"cell": c, "tokens": [t.kind for t in toks]})
+        self.tokens[c] = [t for t in toks if t.kind != "X"]
+
+    def _t_combat_phase(self) -> None:
+        cells = sorted({h.pos for h in self.living() if not h.frozen and (self.tokens[h.pos] or h.pos == self.tower)})
+        self.todo[0:0] = [("combat", c) for c in cells]
+
+    def _t_combat(self, c: int) -> None:
+        o = self.game.option_values
+        self.flip_tokens(c)
+        heroes = [h for h in self.heroes_at(c) if not h.frozen]
+        traps = sum(1 for t in self.tokens[c] if t.kind == "T")
+        if traps:
+            target = o[f"trap_save_{min(traps, 3)}"]
+            for h in heroes:
+                r = self.rng.roll(20)
+                total = r + self.bonus(h, "save")
+                ok = total >= target
+                self.emit(f"Hero {h.seat} rolls {r}+{total - r} against {traps} trap(s) ({target}+): {'saved' if ok else 'hurt'}",
+                          {"seat": h.seat, "roll": r, "target": target, "saved": ok})
+                self.count("trap:saves", h.seat)
+                if not ok:
+                    dmg = o["trap_damage"] * (traps if o["trap_damage_per_trap"] else 1)
+                    self.damage(h, dmg, "trap:damage")
+            self.tokens[c] = [t for t in self.tokens[c] if t.kind != "T"]
+        heroes = [h for h in heroes if h.alive]
+        if not heroes or self.winner:
+            return
+        if not self.monsters(c):
+            if c == self.tower:
+                self.heroes_win()
+            return
+        self.boost = 0
+        self.todo.insert(0, ("fight", c))
+        cards = self.game.content.loot_cards
+        for h in reversed(heroes):
+            if any(cards[x].effect == "boost" for x in h.hand):
+                self.stack.append(Prompt(h.seat, "boost", {"cell": c}))
+
+    def _l_boost(self, p: Prompt) -> list[tuple]:
+        cards = self.game.content.loot_cards
+        h = self.hero(p.seat)
+        return [("boost", n) for n in sorted(set(h.hand)) if cards[n].effect == "boost"] + [("pass",)]
+
+    def _a_boost(self, p: Prompt, a: tuple) -> None:
+        if a[0] == "pass":
+            self.stack.pop()
+            return
+        h = self.hero(p.seat)
+        h.hand.remove(a[1])
+        self.ldeck.discard(a[1])
+        self.boost += self.game.content.loot_cards[a[1]].amount
+        self.count("loot:" + a[1], h.seat)
+        self.emit(f"Hero {h.seat} drinks {a[1]}", {"seat": h.seat, "card": a[1]})
+        if len(self._l_boost(p)) == 1:
+            self.stack.pop()
+
+    def _t_fight(self, c: int) -> None:
+        o = self.game.option_values
+        heroes = [h for h in self.heroes_at(c) if not h.frozen]
+        mons = self.monsters(c)
+        if not heroes or not mons:
+            return
+        levels = sum(int(t.kind[1:]) for t in mons)
+        wroll = self.rng.roll(20)
+        rolls = [self.rng.roll(20) for _ in heroes]
+        base = sum(rolls) if o["combine_rolls"] else max(rolls)
+        bonus = sum(self.bonus(h, "combat") for h in heroes) + self.boost
+        self.boost = 0
+        won = base + bonus >= wroll + levels
+        self.emit(
+            f"Fight on {cell_name(self.game, c)}: wizard {wroll}+{levels} against heroes {'/'.join(map(str, rolls))}+{bonus}: "
+            + ("the heroes win" if won else "the monsters win"),
+            {"cell": c, "wizard": wroll, "levels": levels, "rolls": rolls, "bonus": bonus, "heroes_win": won},
+        )
+        for h in heroes:
+            h.fought = True
+            self.count("combat:" + ("won" if won else "lost"), h.seat)
+        self.count("combat:" + ("lost" if won else "won"), WIZARD)
+        if won:
+            self.tokens[c] = [t for t in self.tokens[c] if t.kind[0] != "m"]
+            if c == self.tower:
+                self.heroes_win()
+                return
+            if c in self.unclaimed:
+                self.award_key(c, heroes[0])
+            first = c not in self.cleared
+            self.cleared.add(c)
+            draw = o["win_loot_draw"] if first else o["win_loot_repeat_draw"]
+            self.loot(c, draw, draw if o["win_loot_keep_all"] else 1, [h.seat for h in heroes])
+            return
+        dmg = len(mons) if o["loss_damage_per_monster"] else 1
+        for h in heroes:
+            self.damage(h, dmg, "combat:damage")
+        for h in heroes:
+            if not h.alive:
+                continue
+            if h.moved and h.prev is not None:
+                h.pos = h.prev
+                self.emit(f"Hero {h.seat} retreats to {cell_name(self.game, h.pos)}", {"seat": h.seat, "to": h.pos})
+            elif self.whirl_destinations(c):
+                chooser = WIZARD if o["stuck_retreat"] == "wizard" else h.seat
+                self.stack.append(Prompt(chooser, "retreat", {"seat": h.seat, "cell": c}))
+
+    def _l_retreat(self, p: Prompt) -> list[tuple]:
+        return [("retreat", j) for j in self.whirl_destinations(p.data["cell"])]
+
+    def _a_retreat(self, p: Prompt, a: tuple) -> None:
+        self.stack.pop()
+        h = self.hero(p.data["seat"])
+        h.pos = a[1]
+        self.emit(f"Hero {h.seat} retreats to {cell_name(self.game, a[1])}", {"seat": h.seat, "to": a[1]})
+
+    def damage(self, h: Hero, amount: int, metric: str) -> None:
+        if amount <= 0 or not h.alive:
+            return
+        h.hp -= amount
+        self.count(metric, h.seat, amount)
+        if h.hp <= 0:
+            h.hp, h.alive = 0, False
+            c = h.pos
+            if h.keys:
+                self.dropped_keys[c] = self.dropped_keys.get(c, 0) + h.keys
+            items = h.equipment + h.hand
+            if items:
+                self.dropped_cards.setdefault(c, []).extend(items)
+            h.keys, h.equipment, h.hand = 0, [], []
+            self.count("hero:deaths", h.seat)
+            self.emit(f"Hero {h.seat} dies on {cell_name(self.game, c)}", {"seat": h.seat, "cell": c})
+            if not self.living():
+                self.winner = "wizard"
+                self.phase = "over"
+                self.stack.clear()
+                self.todo.clear()
+
+    def heroes_win(self) -> None:
+        self.winner = "heroes"
+        self.phase = "over"
+        self.stack.clear()
+        self.todo.clear()
+        self.emit("The heroes storm the tower and defeat the wizard!")
+
+    # loot --------------------------------------------------------------------
+    def loot(self, c: int, draw: int, keep: int, seats: list[int]) -> None:
+        cards = self.ldeck.draw_many(self.rng, draw)
+        if not cards:
+            return
+        keep = min(keep, len(cards))
+        if keep == len(cards) and len(seats) == 1:
+            h = self.hero(seats[0])
+            for name in cards:
+                self.receive(h, name)
+                self.count("loot:drawn", h.seat)
+            self.emit(f"Hero {h.seat} loots {len(cards)} card(s)", {"seat": h.seat}, to=self.hero_seats(),
+                      private_text=f"Hero {h.seat} loots {', '.join(cards)}")
+            return
+        self.stack.append(Prompt(min(seats), "loot", {"cards": cards, "keep": keep, "to": sorted(seats)}))
+
+    def _l_loot(self, p: Prompt) -> list[tuple]:
+        return [("take", i, s) for i in range(len(p.data["cards"])) for s in p.data["to"]]
+
+    def _a_loot(self, p: Prompt, a: tuple) -> None:
+        name = p.data["cards"].pop(a[1])
+        self.receive(self.hero(a[2]), name)
+        self.count("loot:drawn", a[2])
+        self.emit(f"Hero {a[2]} takes a loot card", {"seat": a[2]}, to=self.hero_seats(), private_text=f"Hero {a[2]} takes {name}")
+        p.data["keep"] -= 1
+        if p.data["keep"] == 0 or not p.data["cards"]:
+            self.stack.pop()
+            for rest in p.data["cards"]:
+                self.ldeck.discard(rest)
+            if p.data["cards"]:
+                self.emit(f"Discarded loot: {', '.join(p.data['cards'])}", {"discarded": list(p.data["cards"])})
+
+    def flip_tile(self, c: int) -> None:
+        """Turn a tile face up: the wizard draws or discards, and the wheel turns, by its values."""
+        o = self.game.option_values
+        self.flipped[c] = True
+        t = self.tiles[c]
+        draw, mana = self.game.content.keys[int(t[1:])] if t[0] == "k" else self.game.content.rooms[int(t[1:])]
+        self.emit(f"Room {cell_name(self.game, c)} is flipped: {'key, ' if t[0] == 'k' else ''}cards {draw:+d}, mana {mana:+d}",
+                  {"cell": c, "tile": "key" if t[0] == "k" else "room", "draw": draw, "mana": mana})
+        self.count("tile:flipped", WIZARD)
+        self.mana = max(0, min(o["mana_max"], self.mana + mana))
+        if draw > 0:
+            got = self.wdeck.draw_many(self.rng, draw)
+            self.whand += got
+            self.emit(f"The wizard draws {len(got)} card(s)", to=[WIZARD], private_text=f"You draw {', '.join(got) or 'nothing'}")
+        elif draw < 0 and self.whand:
+            k = min(-draw, len(self.whand))
+            if k == len(self.whand):
+                self.wdeck.discard_pile.extend(self.whand)
+                self.emit(f"The wizard discards {', '.join(self.whand)}", {"discarded": list(self.whand)})
+                self.whand = []
+            else:
+                self.stack.append(Prompt(WIZARD, "discard", {"left": k}))
+
+    def _l_discard(self, p: Prompt) -> list[tuple]:
+        return [("discard", n) for n in sorted(set(self.whand))]
+
+    def _a_discard(self, p: Prompt, a: tuple) -> None:
+        self.whand.remove(a[1])
+        self.wdeck.discard(a[1])
+        self.emit(f"The wizard discards {a[1]}", {"discarded": [a[1]]})
+        p.data["left"] -= 1
+        if p.data["left"] == 0 or not self.whand:
+            self.stack.pop()
+
+    def award_key(self, c: int, h: Hero) -> None:
+        self.unclaimed.discard(c)
+        h.keys += 1
+        self.keys_taken += 1
+        self.count("key:found", h.seat)
+        self.emit(f"Hero {h.seat} finds a key on {cell_name(self.game, c)}!", {"seat": h.seat, "cell": c, "keys_taken": self.keys_taken})
+
+    def _t_loot_phase(self) -> None:
+        self.phase = "loot"
+        for c in sorted({h.pos for h in self.living() if not h.frozen}):
+            if self.flipped[c]:
+                continue
+            here = [h for h in self.heroes_at(c) if not h.frozen]
+            self.flip_tile(c)
+            if self.tiles[c][0] == "k":
+                self.award_key(c, here[0])
+            for h in here:
+                if not h.fought:
+                    self.loot(c, 1, 1, [h.seat])
+
+    def _t_pickup(self) -> None:
+        for c in sorted(set(self.dropped_keys) | set(self.dropped_cards)):
+            here = self.heroes_at(c)
+            if not here or self.monsters(c):
+                continue
+            h = here[0]
+            k = self.dropped_keys.pop(c, 0)
+            h.keys += k
+            for name in self.dropped_cards.pop(c, []):
+                self.receive(h, name)
+            self.emit(f"Hero {h.seat} picks up what was dropped on {cell_name(self.game, c)}", {"seat": h.seat, "cell": c, "keys": k})
+
+    def _t_end_hero_turn(self) -> None:
+        for h in self.heroes:
+            h.frozen = False
+        self.todo.append(("wizard_turn",))

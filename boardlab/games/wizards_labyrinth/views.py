@@ -1,0 +1,225 @@
+"""What each seat may know (views, determinization) and the lab hooks (evaluate, features, metrics, tags).
+
+Hidden information:
+
+* room tiles lie face down: nobody knows a room's values before it is flipped
+  (the grid is built from a shuffled pile); the wizard knows where the key
+  tiles are, the heroes do not;
+* the wizard knows every token; the heroes see face-down tokens as unknown;
+* the wizard's hand and both draw piles are hidden (hand sizes are public);
+* the heroes' loot hands are open among the heroes (ledger) and hidden from
+  the wizard;
+* each hero's movement choice is known only to that hero until the reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardlab.engine import Rng
+
+WIZARD = 0
+
+
+class ViewMixin:
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ view
+    def tile_view(self, c: int, seat: int | None) -> dict[str, Any]:
+        t = self.tiles[c]
+        if self.removed[c]:
+            return {"state": "removed"}
+        if t in ("tower", "start"):
+            return {"state": "up", "kind": t}
+        if not self.flipped[c]:
+            if seat == WIZARD and t[0] == "k":
+                return {"state": "down", "kind": "key"}
+            return {"state": "down"}
+        draw, mana = self.game.content.keys[int(t[1:])] if t[0] == "k" else self.game.content.rooms[int(t[1:])]
+        return {"state": "up", "kind": "key" if t[0] == "k" else "room", "draw": draw, "mana": mana,
+                "unclaimed": c in self.unclaimed}
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        g = self.game
+        is_hero = seat is not None and seat != WIZARD
+        prompt = None
+        if self.stack:
+            p = self.stack[-1]
+            prompt = {"kind": p.kind, "seat": p.seat}
+            if p.kind in ("loot",) and is_hero:
+                prompt["cards"] = list(p.data["cards"])
+                prompt["keep"] = p.data["keep"]
+            if p.kind == "keep" and seat == WIZARD:
+                prompt["cards"] = list(p.data["cards"])
+            if p.kind in ("place", "spell_target", "whirl_target", "whirl_push"):
+                prompt["card"] = p.data.get("card")
+            if p.kind == "place":
+                prompt["tokens"] = sorted(p.data["tokens"])
+            if p.kind in ("move", "retreat", "switch_token", "whirl_push"):
+                prompt["hero"] = p.data.get("seat") if p.kind != "whirl_push" else p.data["seats"][0]
+        heroes = []
+        for h in self.heroes:
+            heroes.append({
+                "seat": h.seat, "pos": h.pos, "hp": h.hp, "keys": h.keys, "alive": h.alive,
+                "equipment": list(h.equipment),
+                "hand": list(h.hand) if is_hero else None, "hand_size": len(h.hand),
+                "frozen": h.frozen, "stuck": h.stuck, "sprint": h.sprint, "moved": h.moved,
+                "chosen": h.seat in self.pending,
+                "move": list(self.pending[h.seat]) if seat == h.seat and h.seat in self.pending else None,
+            })
+        return {
+            "phase": self.phase,
+            "size": g.size,
+            "tower": self.tower,
+            "entrance": self.entrance,
+            "entrance_cell": self.entrance_cell(),
+            "start": self.start,
+            "tiles": [self.tile_view(c, seat) for c in range(len(self.tiles))],
+            "tokens": [[t.face_for(seat) for t in toks] for toks in self.tokens],
+            "heroes": heroes,
+            "wizard": {
+                "mana": self.mana, "mana_left": self.mana_left, "mana_max": g.option_values["mana_max"],
+                "hand": sorted(self.whand) if seat == WIZARD else None, "hand_size": len(self.whand),
+                "deck": len(self.wdeck.draw_pile), "discard": list(self.wdeck.discard_pile), "removed": list(self.wdeck.removed),
+            },
+            "loot": {"deck": len(self.ldeck.draw_pile), "discard": list(self.ldeck.discard_pile)},
+            "dropped": [[c, self.dropped_keys.get(c, 0), list(self.dropped_cards.get(c, []))]
+                        for c in sorted(set(self.dropped_keys) | set(self.dropped_cards))],
+            "keys_taken": self.keys_taken,
+            "keys_needed": g.option_values["keys_needed"],
+            "tower_open": self.tower_open(),
+            "door_open": self.door_open,
+            "rage": self.rage_active(),
+            "prompt": prompt,
+        }
+
+    # --------------------------------------------------------- determinize
+    def _determinize(self, seat: int, rng: Rng) -> None:
+        cells = range(len(self.tiles))
+        down = [c for c in cells if not self.flipped[c] and not self.removed[c] and self.tiles[c][0] in "rk"]
+        if seat == WIZARD:
+            spots = [c for c in down if self.tiles[c][0] == "r"]
+            keys: dict[int, str] = {}
+        else:
+            spots = down
+            key_tiles = [self.tiles[c] for c in down if self.tiles[c][0] == "k"]
+            chosen = list(spots)
+            rng.shuffle(chosen)
+            keys = dict(zip(chosen, key_tiles))
+        pool = [self.tiles[c] for c in spots if self.tiles[c][0] == "r"] + self.tile_pool
+        rng.shuffle(pool)
+        for c in spots:
+            self.tiles[c] = keys[c] if c in keys else pool.pop()
+        self.tile_pool = pool
+        p = self.stack[-1] if self.stack else None
+        if seat != WIZARD:
+            inside = self.tokens[self.tower]  # the tower holds only monsters and blanks: resample apart
+            for group in ([t for toks in self.tokens if toks is not inside for t in toks], inside):
+                unknown = [t for t in group if not t.face_up]
+                kinds = [t.kind for t in unknown]
+                rng.shuffle(kinds)
+                for t, k in zip(unknown, kinds):
+                    t.kind = k
+            opening = p.data["cards"] if p is not None and p.kind == "keep" else []
+            wpool = self.whand + self.wdeck.draw_pile + opening
+            rng.shuffle(wpool)
+            n1, n2 = len(self.whand), len(opening)
+            self.whand = sorted(wpool[:n1])
+            if opening:
+                p.data["cards"] = wpool[n1:n1 + n2]
+            self.wdeck.draw_pile = wpool[n1 + n2:]
+            self.ldeck.hidden_shuffle(rng)
+        else:
+            self.wdeck.hidden_shuffle(rng)
+            offer = p.data["cards"] if p is not None and p.kind == "loot" else []
+            lpool = [c for h in self.heroes for c in h.hand] + offer + self.ldeck.draw_pile
+            rng.shuffle(lpool)
+            for h in self.heroes:
+                h.hand, lpool = lpool[:len(h.hand)], lpool[len(h.hand):]
+            if offer:
+                p.data["cards"], lpool = lpool[:len(offer)], lpool[len(offer):]
+            self.ldeck.draw_pile = lpool
+        for s in list(self.pending):
+            if s != seat:
+                self.pending[s] = rng.choice(self.move_options(self.hero(s)))
+
+    # ------------------------------------------------------------- labels
+    def describe(self, action: tuple) -> str:
+        from .state import cell_name
+
+        k = action[0]
+        name = lambda c: cell_name(self.game, c)  # noqa: E731
+        labels = {
+            "tower": lambda: f"raise the tower at {name(action[1])}",
+            "entrance": lambda: f"tower entrance faces {action[1]}",
+            "key": lambda: f"hide a key tile at {name(action[1])}",
+            "keep": lambda: f"keep {action[1]}",
+            "remove": lambda: f"rage: remove {name(action[1])}",
+            "play": lambda: f"play {action[1]}",
+            "end": lambda: "end the turn",
+            "place": lambda: f"place {'a blank' if action[2] == 'X' else 'a trap' if action[2] == 'T' else 'a level ' + action[2][1:] + ' monster'} on {name(action[1])}",
+            "target": lambda: f"target {name(action[1])}",
+            "face": lambda: f"turn the entrance to {action[1]}",
+            "hero": lambda: f"switch Hero {action[1]}",
+            "token": lambda: f"with token {action[2] + 1} on {name(action[1])}",
+            "push": lambda: f"blow the hero to {name(action[1])}",
+            "move": lambda: f"move to {name(action[1])}",
+            "move2": lambda: f"sprint via {name(action[1])} to {name(action[2])}",
+            "stay": lambda: "stay",
+            "use": lambda: f"use {action[1]}",
+            "give": lambda: f"give {action[2]} to Hero {action[1]}",
+            "give_key": lambda: f"give a key to Hero {action[1]}",
+            "boost": lambda: f"play {action[1]} in this fight",
+            "pass": lambda: "no more bonuses",
+            "take": lambda: f"card {action[1] + 1} to Hero {action[2]}",
+            "retreat": lambda: f"retreat to {name(action[1])}",
+            "discard": lambda: f"discard {action[1]}",
+        }
+        f = labels.get(k)
+        return f() if f else " ".join(map(str, action))
+
+    def action_tags(self, action: tuple) -> tuple[str, ...]:
+        k = action[0]
+        if k == "play":
+            return ("card:" + action[1],)
+        if k in ("use", "boost"):
+            return ("loot:" + action[1],)
+        if k == "remove":
+            return ("rule:rage",)
+        if k in ("give", "give_key"):
+            return ("rule:trading",)
+        if k == "move2":
+            return ("loot:Sprint",)
+        return ()
+
+    def metrics(self) -> dict[str, list[int]]:
+        return {k: list(v) for k, v in sorted(self.stats.items())}
+
+    # ---------------------------------------------------------- evaluation
+    def features(self, seat: int) -> dict[str, float]:
+        hp_max = self.game.option_values["hero_hp"]
+        living = [h for h in self.heroes if h.alive]
+        hp = sum(h.hp for h in living) / (hp_max * len(self.heroes))
+        need = self.game.option_values["keys_needed"]
+        keys = min(1.0, (sum(h.keys for h in self.heroes) + sum(self.dropped_keys.values()) + (need if self.door_open else 0)) / need)
+        explored = sum(self.flipped) / len(self.flipped)
+        tokens = sum(len(t) for t in self.tokens) / (len(self.tokens) or 1)
+        return {
+            "hero_hp": hp,
+            "heroes_alive": len(living) / len(self.heroes),
+            "keys": keys,
+            "explored": explored,
+            "mana": self.mana / self.game.option_values["mana_max"],
+            "hand": min(1.0, len(self.whand) / 8),
+            "tokens": min(1.0, tokens),
+            "door_open": 1.0 if self.door_open else 0.0,
+        }
+
+    def evaluate(self, seat: int) -> float:
+        if self.winner:
+            won = (self.winner == "wizard") == (seat == WIZARD)
+            return 1.0 if won else 0.0
+        f = self.features(seat)
+        heroes = 0.35 * f["hero_hp"] + 0.15 * f["heroes_alive"] + 0.35 * f["keys"] + 0.15 * f["door_open"]
+        heroes = max(0.02, min(0.98, heroes - 0.1 * f["mana"] - 0.05 * f["hand"] + 0.1))
+        return 1.0 - heroes if seat == WIZARD else heroes
