@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "boardlab.cli.playtest",
     "boardlab.cli.compare",
     "boardlab.cli.tune",
+    "boardlab.cli.arena",
 ]
 
 #: Raised by click >= 8.2 for a bare ``boardlab`` (older versions print the help themselves).
