@@ -227,7 +227,7 @@ def test_statuses_tick_at_the_end_of_their_owners_turn_and_poison_at_its_start()
 
 # -- the effect vocabulary, one scenario per kind ----------------------------------------------------
 @pytest.mark.parametrize("effect, check", [
-    (("damage", 3), lambda st: st.life[1] == 7),
+    (("damage", 3), lambda st: st.life[1] == 8),  # Aegis guards 1
     (("heal", 2), lambda st: st.life[1] == 10),
     (("push", 2), lambda st: st.pos[1] == 8),
     (("advance", 2), lambda st: st.pos[1] == 12),
@@ -235,10 +235,13 @@ def test_statuses_tick_at_the_end_of_their_owners_turn_and_poison_at_its_start()
     (("status", "weakened", 2), lambda st: st.status[1] == [["weakened", 2]]),
     (("discard", 1), lambda st: st.hands[1] == ["fireball"] or st.hands[1] == ["gust"]),
     (("drain", 4), lambda st: st.mana[1] == 2 and st.used[1] == 4),
+    (("shatter",), lambda st: st.equip[1] == [] and st.deck.discard_pile[-1] == "aegis"),
 ])
 def test_piece_effects(effect, check):
     st = fresh()
     st.pos[1] = 10
+    st.equip[1] = ["aegis"]
+    st.deck.draw_pile.remove("aegis")
     give(st, 1, "fireball", "gust")
     st.apply_effects((effect,), 0, "P1")
     assert check(st)

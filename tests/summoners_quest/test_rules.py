@@ -334,3 +334,15 @@ def test_last_summoner_standing_wins():
     st = fresh(2)
     st.damage("P1", 12)
     assert st.is_over() and st.results().winners == (0,) and st.results().reason == "last summoner standing"
+
+
+def test_component_counts_are_not_limits():
+    # "Mana Counters (48 Blue Counters, 6 for each player at start and a pool to add from)":
+    # ledger: the counter supply does not cap anyone's mana.
+    st = fresh(4)
+    for s in range(4):
+        st.mana[s] = 12
+    st.pos[0] = 30
+    rolled(st, 1, 2)
+    st.apply(("move", "P", 1, -1))
+    assert st.mana[0] == 14

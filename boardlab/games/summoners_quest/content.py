@@ -20,6 +20,7 @@ effect             meaning
 ``mana n``         the acting player recovers n used mana stones
 ``drain n``        the target's owner moves n active mana stones to used
 ``break_trap``     the trap on the target space is destroyed
+``shatter``        one item equipped on the target (at random) is destroyed
 ``roll n``         (combat) +n to your die in this combat
 ``attack n``       (combat) +n damage if you win this combat
 =================  =======================================================
@@ -39,7 +40,7 @@ from boardlab.engine import ContentError, load_json_file
 
 EFFECTS: dict[str, int] = {  # kind -> number of arguments
     "damage": 1, "heal": 1, "push": 1, "advance": 1, "portal": 0, "status": 2, "cleanse": 0,
-    "draw": 1, "discard": 1, "mana": 1, "drain": 1, "break_trap": 0, "roll": 1, "attack": 1,
+    "draw": 1, "discard": 1, "mana": 1, "drain": 1, "break_trap": 0, "shatter": 0, "roll": 1, "attack": 1,
 }
 COMBAT_ONLY = ("roll", "attack")
 STATUSES: dict[str, str] = {

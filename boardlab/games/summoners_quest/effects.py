@@ -267,6 +267,12 @@ class EffectsMixin(_Base):
                 c = self.hands[s].pop(self.rng.below(len(self.hands[s])))
                 self.deck.discard(c)
                 self.emit(f"Player {s + 1} discards {self.game.cards[c].name}.", {"seat": s, "discard": c})
+        elif kind == "shatter":
+            items = self.equipment_of(v)
+            if items:
+                c = items.pop(self.rng.below(len(items)))
+                self.deck.discard(c)
+                self.emit(f"{self.game.cards[c].name} is destroyed.", {"piece": v, "shattered": c})
         elif kind == "drain":
             s = self.owner(v)
             k = min(e[1], self.mana[s])
