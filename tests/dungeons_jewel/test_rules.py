@@ -327,6 +327,22 @@ def test_wall_may_not_seal_off_a_room():
     assert ("wall", "E") in s.legal_actions()
 
 
+def test_wall_blocks_nothing_when_every_side_would_seal_a_room():
+    """Ledger: if every facing would cut the dungeon in two, the wall is placed blocking nothing."""
+    s = blank()
+    for y in (0, 2, 3, 4, 5, 6):  # column a is cut off from column b except at a2
+        s.walls[cell(0, y)] |= 1 << 1
+        s.walls[cell(1, y)] |= 1 << 3
+    s.pile = ["wall"]
+    s.rng = Dice()
+    place(s, 0, cell(1, 1))
+    s.apply(("move", cell(0, 1)))
+    assert s.legal_actions() == (("wall", "none"),)
+    before = list(s.walls)
+    s.apply(("wall", "none"))
+    assert s.walls == before and s.current_seat() == 1
+
+
 def test_walk_through_walls_spell():
     """"Walk through walls spell: Allows players to walk through a wall.\""""
     s = blank()
