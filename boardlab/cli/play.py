@@ -71,7 +71,7 @@ class PlaySession:
                         self._show_events(None)
                     continue
                 self._human_turn(seat)
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # Ctrl+C saves too
             quit_early = True
         self.saved.save(self.save_path, self.state)
         if quit_early:
