@@ -128,3 +128,14 @@ def test_metrics_count_cards_and_rules():
     m = st.metrics()
     assert m["card:Teachings of Gnar"] == [1, 0]
     assert st.action_tags(("train", "Teachings of Gnar", 1)) == ("card:Teachings of Gnar",)
+
+
+def test_no_draw_rule_the_turn_cap_ends_dead_positions():
+    """The seed has no draw rule: two bare Generals can walk forever; the turn cap truncates the game."""
+    st = position({"a1": "K", "h8": "k"}, variant="chess", options={"max_turns": 12})
+    give(at(st, "a1"), "GEL")
+    give(at(st, "h8"), "GEL")
+    touch(st)
+    while not st.is_over():
+        st.apply(("pass",) if ("pass",) in st.legal_actions() else ("end",))
+    assert st.results().truncated and st.results().winners == ()

@@ -188,8 +188,11 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
             badges.append(("L" if not a["spent"] else "l") + (f"+{a['hope']}" if a["hope"] else ""))
         if a["attached"]:
             badges.append(str(len(a["attached"])))
-        title = [f"{SEATS[a['seat']]} {B.PIECE_NAMES[a['kind']]} on {B.square_name(a['sq'])}",
-                 f"offense {a['offense']} / defense {a['defense']}", "skill " + _skill_text(a["skill"], a["max"])]
+        title = [f"{SEATS[a['seat']]} {B.PIECE_NAMES[a['kind']]} on {B.square_name(a['sq'])}"]
+        if a["offense"] or a["defense"]:
+            title.append(f"offense {a['offense']} / defense {a['defense']}")
+        if any(a["max"]):
+            title.append("skill " + _skill_text(a["skill"], a["max"]))
         if a["leader"]:
             title.append(f"leader: {a['leader']} ({'spent' if a['spent'] else 'ready'})"
                          + (f", {a['hope']} Hope" if a["hope"] else ""))
