@@ -37,11 +37,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from boardlab.engine.game import Game
 
 
-def lineups(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
-    """Seat assignments (one agent spec per seat) covering every group and rotation."""
+def lineups(agents: Sequence[str], players: int, field: str | None = None) -> list[tuple[str, ...]]:
+    """Seat assignments (one agent spec per seat) covering every group and rotation.
+
+    With a ``field`` agent, each agent instead sits alone in each seat in
+    turn with the field agent in every other seat (the fair comparison for
+    asymmetric and team games: same roles, same opponents, same deals).
+    """
     k = len(agents)
     if k == 0:
         raise ValueError("the arena needs at least one agent")
+    if field is not None:
+        return [tuple(a if s == seat else field for s in range(players)) for a in agents for seat in range(players)]
     if k <= players:
         groups = [tuple(agents)]
     else:
@@ -91,9 +98,13 @@ def run_arena(
     seed: int = 0,
     jobs: int = 1,
     *,
+    field: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``agents`` against each other in ``game``; return the arena report (see module docs).
+
+    With ``field``, every agent plays each seat against copies of the field
+    agent (see :func:`lineups`); an agent's score is then its own seat's.
 
     The report is JSON-safe: ``{"game", "variant", "players", "seed", "games",
     "deals", "lineups", "seconds", "agents": [{"agent", "games", "wins",
@@ -105,11 +116,11 @@ def run_arena(
     agents = list(agents)
     if len(set(agents)) != len(agents):
         raise ValueError("each agent may be named only once (add a parameter to tell copies apart)")
-    for spec in agents:
+    for spec in [*agents, *([field] if field else [])]:
         check_spec(spec, game)
     if games < 1:
         raise ValueError("games must be at least 1")
-    table = lineups(agents, game.players)
+    table = lineups(agents, game.players, field)
     deals = -(-games // len(table))
     seeds = [game_seed(seed, i) for i in range(deals)]
     tasks = [(i * len(table) + j, lineup, s) for i, s in enumerate(seeds) for j, lineup in enumerate(table)]
@@ -134,7 +145,8 @@ def run_arena(
                     progress(len(chunk))
     results.sort(key=lambda x: x[0])
     lineup_of = {order: lineup for order, lineup, _ in tasks}
-    report = rate(agents, [(lineup_of[o], r) for o, r in results])
+    players = game.players
+    report = rate(agents, [(lineup_of[o], r, (o % len(table)) % players) for o, r in results], field)
     report.update({
         "game": game.id,
         "variant": game.variant,
@@ -144,23 +156,37 @@ def run_arena(
         "games": len(results),
         "deals": deals,
         "lineups": [list(lu) for lu in table],
+        "field": field,
         "truncated": sum(1 for _, r in results if r.truncated),
         "seconds": round(time.perf_counter() - t0, 3),
     })
     return report
 
 
-def rate(agents: Sequence[str], played: Sequence[tuple[Sequence[str], GameRecord]]) -> dict[str, Any]:
-    """Win rates, Wilson intervals and OpenSkill ratings from played games (in order)."""
+def rate(agents: Sequence[str], played: Sequence[tuple[Any, ...]], field: str | None = None) -> dict[str, Any]:
+    """Win rates, Wilson intervals and OpenSkill ratings from played games (in order).
+
+    ``played`` holds ``(lineup, record)`` pairs, or with a ``field`` agent
+    ``(lineup, record, seat)`` where ``seat`` is the tested agent's; the
+    field's other seats are then rated as one more player named
+    ``field:<spec>`` (not reported).
+    """
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    ratings = {a: model.rating(name=a) for a in agents}
-    count = {a: 0 for a in agents}
-    wins = {a: 0.0 for a in agents}
-    for lineup, record in played:
-        per_agent = agent_scores(lineup, record.scores)
-        names = sorted(per_agent, key=agents.index)
+    everyone = [*agents, *([f"field:{field}"] if field is not None else [])]
+    ratings = {a: model.rating(name=a) for a in everyone}
+    count = {a: 0 for a in everyone}
+    wins = {a: 0.0 for a in everyone}
+    for item in played:
+        lineup, record = item[0], item[1]
+        if field is not None:
+            solo = item[2]  # the seat of the agent under test
+            others = [record.scores[i] for i in range(len(lineup)) if i != solo] or [0.0]
+            per_agent = {lineup[solo]: record.scores[solo], f"field:{field}": sum(others) / len(others)}
+        else:
+            per_agent = agent_scores(lineup, record.scores)
+        names = sorted(per_agent, key=everyone.index)
         for a in names:
             count[a] += 1
             wins[a] += per_agent[a]
@@ -205,6 +231,7 @@ def ladder(
     seed: int = 0,
     jobs: int = 1,
     *,
+    field: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """The skill ladder: ``base`` at each of ``budgets`` iterations, played against each other.
@@ -218,7 +245,7 @@ def ladder(
     if any(isinstance(b, bool) or not isinstance(b, int) or b < 1 for b in budgets):
         raise ValueError("budgets must be whole numbers >= 1")
     specs = [with_budget(base, b) for b in budgets]
-    report = run_arena(game, specs, games, seed, jobs, progress=progress)
+    report = run_arena(game, specs, games, seed, jobs, field=field, progress=progress)
     by_spec = {row["agent"]: row for row in report["agents"]}
     report["ladder"] = [
         {"budget": b, **{k: by_spec[s][k] for k in ("agent", "win_rate", "ci_low", "ci_high", "rating")}}
@@ -232,7 +259,7 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [
         f"{report['game']} ({report['variant']}, {report['players']} players): "
         f"{report['games']} games, {report['deals']} deals x {len(report['lineups'])} seatings, "
-        f"{report['seconds']:.1f} s",
+        f"{report['seconds']:.1f} s" + (f"; each agent alone against {report['field']}" if report.get("field") else ""),
         f"{'agent':<36} {'games':>6} {'win rate':>9} {'95% CI':>15} {'rating':>8} {'sigma':>6}",
     ]
     for row in report["agents"]:

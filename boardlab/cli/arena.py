@@ -42,6 +42,8 @@ def _budgets(text: str) -> list[int]:
 @click.argument("game_id", metavar="GAME")
 @click.option("--agents", help="Agents to compare, comma-separated (e.g. 'ismcts,heuristic,random').")
 @click.option("--ladder", "ladder_spec", metavar="AGENT", help="Skill ladder: this agent at each of --budgets iterations.")
+@click.option("--field", metavar="AGENT",
+              help="Play each agent alone in each seat against copies of AGENT (fair for asymmetric and team games).")
 @click.option("--budgets", default="25,50,100,200", show_default=True, help="Iteration budgets of the --ladder.")
 @click.option("--games", "n_games", type=click.IntRange(min=1), required=True,
               help="Total games (rounded up to whole deals played in every seating).")
@@ -51,7 +53,7 @@ def _budgets(text: str) -> list[int]:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (deal i uses a seed derived from it).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with an 'agents' list.")
-def command(game_id: str, agents: str | None, ladder_spec: str | None, budgets: str, n_games: int,
+def command(game_id: str, agents: str | None, ladder_spec: str | None, field: str | None, budgets: str, n_games: int,
             players: int | None, variant: str | None, options: tuple[str, ...], seed: int, jobs: int,
             as_json: bool) -> int:
     """Play agents against each other in GAME, seats rotated; report win rates (Wilson 95%) and OpenSkill ratings."""
@@ -65,18 +67,21 @@ def command(game_id: str, agents: str | None, ladder_spec: str | None, budgets: 
         specs = [with_budget(ladder_spec.strip(), b) for b in steps]
     else:
         specs = _specs(agents or "")
-        if len(specs) < 2:
-            raise UnknownAgentError("--agents needs at least two agents to compare")
-    for spec in specs:
+        if len(specs) < 2 and field is None:
+            raise UnknownAgentError("--agents needs at least two agents to compare (or one with --field)")
+    if field is not None:
+        field = field.strip()
+    for spec in [*specs, *([field] if field else [])]:
         if spec == "human":
             raise UnknownAgentError("the 'human' agent cannot play in the arena")
         check_agent(spec, game, 0)
-    total = -(-n_games // len(lineups(specs, game.players))) * len(lineups(specs, game.players))
+    seatings = len(lineups(specs, game.players, field))
+    total = -(-n_games // seatings) * seatings
 
     def run(progress=None):  # type: ignore[no-untyped-def]
         if ladder_spec is not None:
-            return ladder(game, ladder_spec.strip(), steps, n_games, seed, jobs, progress=progress)
-        return run_arena(game, specs, n_games, seed, jobs, progress=progress)
+            return ladder(game, ladder_spec.strip(), steps, n_games, seed, jobs, field=field, progress=progress)
+        return run_arena(game, specs, n_games, seed, jobs, field=field, progress=progress)
 
     err = console(stderr=True)
     if err.is_terminal and not as_json:

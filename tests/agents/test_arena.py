@@ -139,3 +139,27 @@ def test_cli_bad_arguments_give_one_line_and_exit_2(capsys, argv, needle):
     assert code == 2
     assert err.startswith("boardlab: error:") and err.count("\n") == 1, err
     assert needle in err
+
+
+def test_field_lineups_put_each_agent_alone_in_each_seat():
+    table = lineups(["a", "b"], 3, field="f")
+    assert table == [("a", "f", "f"), ("f", "a", "f"), ("f", "f", "a"), ("b", "f", "f"), ("f", "b", "f"), ("f", "f", "b")]
+
+
+def test_field_mode_scores_the_tested_seat_only():
+    # the field agent itself is a valid entrant: its row is the baseline
+    rep = run_arena(make("agents-race", players=4, options={"teams": True}), ["ismcts:iterations=15", "random"], 16, seed=1, field="random")
+    assert rep["field"] == "random" and rep["games"] == 16
+    rows = {r["agent"]: r for r in rep["agents"]}
+    assert set(rows) == {"ismcts:iterations=15", "random"}
+    assert rows["ismcts:iterations=15"]["games"] == 8 and rows["random"]["games"] == 8
+    assert rows["ismcts:iterations=15"]["win_rate"] > rows["random"]["win_rate"]
+
+
+def test_cli_field(capsys):
+    code, out, err = run_cli(capsys, "arena", "toy", "--agents", "first", "--field", "random", "--games", "4", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["field"] == "random" and [r["agent"] for r in doc["agents"]] == ["first"]
+    code, out, err = run_cli(capsys, "arena", "toy", "--agents", "first", "--field", "nobody", "--games", "4")
+    assert code == 2 and "nobody" in err
