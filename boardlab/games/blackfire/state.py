@@ -19,50 +19,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardlab.engine.codec import record
 from boardlab.engine.rng import Rng
 from boardlab.engine.state import Action, Prompt, Results, State, win_results
 
-from .content import TOKEN_KINDS
-
-GREEN, RED = 0, 1
-SIDES = ("green", "red")
-KINDS = ("sorcerer", "archer", "warrior")
-SORCERER, ARCHER, WARRIOR = 0, 1, 2
-OFFENSIVE, DEFENSIVE = "offensive", "defensive"
-UNIT_NAMES = tuple(f"{s} {k}" for s in SIDES for k in KINDS)
-STAT_KEYS = (
-    *(f"token:{k}" for k in TOKEN_KINDS),
-    "attack:landing", "attack:archer", "rule:archer-contest", "rule:contest-won", "rule:blocked",
-    "rule:absorbed", "rule:revive", "rule:respawn", "rule:push", "rule:orb-pickup", "rule:stance",
-    "rule:kill", "rule:units-lost", "rule:teleport-orb", "rule:mass-recall", "attack:revive",
+from .pieces import (
+    ARCHER, DEFENSIVE, GREEN, OFFENSIVE, RED, SIDES, SORCERER, STAT_KEYS, UNIT_NAMES, WARRIOR, Unit, unit_id,
 )
+from .views import ViewsMixin
 
 
-def unit_id(side: int, kind: int) -> int:
-    return side * 3 + kind
-
-
-@record
-class Unit:
-    """One piece.  ``cell`` is ``None`` while dead; ``respawn`` counts a dead sorcerer's own turns left."""
-
-    __slots__ = ("side", "kind", "cell", "stance", "slow_at", "inv_until", "respawn")
-
-    def __init__(self, side: int, kind: int, cell: int | None) -> None:
-        self.side = side
-        self.kind = kind
-        self.cell = cell
-        self.stance = OFFENSIVE
-        self.slow_at: int | None = None
-        self.inv_until: int | None = None
-        self.respawn: int | None = None
-
-    def __repr__(self) -> str:
-        return f"Unit({UNIT_NAMES[self.side * 3 + self.kind]!r}, cell={self.cell}, stance={self.stance})"
-
-
-class BlackfireState(State):
+class BlackfireState(ViewsMixin, State):
     __slots__ = (
         "phase", "bag", "tokens", "placing", "side_of_seat", "red_start", "exit", "units",
         "orb_cell", "orb_holder", "side", "moved", "stance_done", "revive_from", "winner",
@@ -607,50 +573,7 @@ class BlackfireState(State):
             return ("undecided", "undecided")
         return tuple(SIDES[s] for s in self.side_of_seat)
 
-    # -- views -----------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        castle = self.game.castle
-        xy = castle.xy
-        units = []
-        for i, v in enumerate(self.units):
-            units.append({
-                "id": i, "name": UNIT_NAMES[i], "side": SIDES[v.side], "kind": KINDS[v.kind],
-                "cell": list(xy(v.cell)) if v.cell is not None else None,
-                "stance": v.stance if v.kind == WARRIOR else None,
-                "slow": v.slow_at is not None and v.slow_at >= self.turn,
-                "slowed_now": v.slow_at == self.turn,
-                "invulnerable": (v.inv_until - self.turn + 1) // 2 if v.inv_until is not None else 0,
-                "respawn": v.respawn,
-                "moved": i in self.moved,
-                "orb": self.orb_holder == i,
-            })
-        orb = None
-        if self.phase == "play":
-            orb = {"cell": list(xy(self.orb_cell)) if self.orb_cell is not None else None, "holder": self.orb_holder}
-        remaining = dict(self.game.token_counts)
-        for k, n in self.revealed.items():
-            remaining[k] -= n
-        top = self.stack[-1] if self.stack else None
-        return {
-            "phase": self.phase,
-            "colours": list(self.roles()) if self.side_of_seat else None,
-            "side": SIDES[self.side] if self.phase == "play" else None,
-            "red_start": self.red_start + 1 if self.red_start is not None else None,
-            "exit": self.exit + 1 if self.exit is not None else None,
-            "units": units,
-            "orb": orb,
-            "tokens": [list(xy(c)) for c in sorted(self.tokens)],
-            "unplaced_tokens": len(self.bag),
-            "placements": [len(p) for p in self.placing],
-            "my_placements": [list(xy(c)) for c in self.placing[seat]] if seat is not None else [],
-            "hidden_kinds": remaining,
-            "revealed": dict(self.revealed),
-            "moved": list(self.moved),
-            "stance_open": self.phase == "play" and not self.moved and not self.stance_done,
-            "prompt": {"kind": top.kind, **top.data} if top is not None else None,
-            "winner": SIDES[self.winner] if self.winner is not None else None,
-        }
-
+    # -- hidden information ------------------------------------------------------
     def _determinize(self, seat: int, rng: Rng) -> None:
         # Nobody knows a face-down token's kind, so every unrevealed token is resampled.
         hidden = sorted(self.tokens)
@@ -693,62 +616,3 @@ class BlackfireState(State):
         new.reason = self.reason
         new.stats = {k: list(v) for k, v in self.stats.items()}
         new.revealed = dict(self.revealed)
-
-    # -- labels, tags, metrics, evaluation -----------------------------------------
-    def describe(self, action: Action) -> str:
-        kind = action[0]
-        label = self.game.castle.label
-        if kind == "place":
-            return f"place a face-down token on {label(action[1])}"
-        if kind == "move":
-            return f"{UNIT_NAMES[action[1]]} to {label(action[2])}"
-        if kind == "stance":
-            v = self.units[action[1]]
-            return f"{UNIT_NAMES[action[1]]}: switch to {DEFENSIVE if v.stance == OFFENSIVE else OFFENSIVE} stance"
-        if kind == "take":
-            return f"{UNIT_NAMES[action[1]]} takes the Orb"
-        if kind == "revive":
-            return f"revive the {UNIT_NAMES[action[1]]} on {label(action[2])}"
-        if kind == "shoot":
-            return f"shoot the {UNIT_NAMES[action[1]]}"
-        if kind == "displace":
-            return f"displace the {UNIT_NAMES[action[1]]} to {label(action[2])}"
-        if kind == "jump":
-            return f"teleport to {label(action[1])}"
-        return {"end": "end the turn", "stop": "stop (no more Speed moves)", "stay": "do not teleport",
-                "pass": "nothing to do"}.get(kind, " ".join(map(str, action)))
-
-    def action_tags(self, action: Action) -> tuple[str, ...]:
-        kind = action[0]
-        if kind == "move":
-            tags = []
-            dest = action[2]
-            if dest in self.tokens:
-                tags.append("rule:token-pickup")
-            side = self.units[action[1]].side
-            if any(v.cell == dest and v.side != side for v in self.units):
-                tags.append("attack:landing")
-            if self.stack:
-                tags.append("token:speed")
-            return tuple(tags)
-        top = self.stack[-1].kind if self.stack else None
-        if kind == "revive":
-            return ("token:revive",) if top == "revive-token" else ("rule:revive",)
-        return {
-            "stance": ("rule:stance",), "take": ("rule:orb-pickup",), "shoot": ("attack:archer",),
-            "displace": ("token:displace",), "jump": ("token:teleport",), "stay": ("token:teleport",),
-            "place": ("rule:token-placement",),
-        }.get(kind, ())
-
-    def metrics(self) -> dict[str, list[int]]:
-        return {k: list(v) for k, v in self.stats.items()}
-
-    def features(self, seat: int) -> dict[str, float]:
-        from .agents import position_features
-
-        return position_features(self, seat)
-
-    def evaluate(self, seat: int) -> float:
-        from .agents import position_value
-
-        return position_value(self, seat)
