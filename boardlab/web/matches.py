@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import hmac
 import secrets
 import time
@@ -23,10 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from boardlab.agents import Decision, available_agents, check_spec, make_agent
-from boardlab.engine import BoardlabError, State, derive_seed, make
+from boardlab.engine import BoardlabError, Rng, State, derive_seed, make
 from boardlab.engine.registry import game_class
 
 from .db import Store, StoredMatch
+
+log = logging.getLogger("boardlab.web")
 
 
 class WebError(Exception):
@@ -354,7 +357,12 @@ class Hub:
             # decision number, so a resumed match plays on exactly as it would have.
             agent = make_agent(spec, st.game, seat, derive_seed(match.record.seed, 1_000_003 * (seat + 1) + st.decisions))
             snap = st.clone()
-            action = await asyncio.to_thread(agent.act, Decision(snap, seat))
+            try:
+                action = await asyncio.to_thread(agent.act, Decision(snap, seat))
+            except Exception:  # a broken agent must not stall the match: play a random legal move
+                log.exception("agent %r failed in match %s; playing a random move", spec, match.id)
+                legal = st.legal_actions()
+                action = legal[Rng(st.decisions).below(len(legal))]
             try:
                 await self.act(match, seat, None, st.decisions, list(action), bot=True)
             except WebError:

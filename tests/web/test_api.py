@@ -280,3 +280,26 @@ def test_pages_are_served(client):
     for path in ("/", "/game/abc", "/replay/abc", "/static/scene.js", "/static/app.css", "/docs", "/openapi.json"):
         assert client.get(path).status_code == 200, path
     assert client.get("/rules/nope").status_code == 404
+
+
+class _BrokenAgent:
+    def __init__(self, game, seat, seed=0, **params):
+        self.name = "broken"
+
+    def act(self, decision):
+        raise RuntimeError("this agent is broken")
+
+
+def test_a_failing_bot_does_not_stall_the_match(client, monkeypatch):
+    import time
+
+    from boardlab import agents
+
+    monkeypatch.setitem(agents.AGENTS, "broken", _BrokenAgent)
+    r = create(client, "toy", [{"kind": "bot", "agent": "broken"}, {"kind": "bot", "agent": "random"}], seed=1, variant="short")
+    mid = r["match"]["id"]
+    for _ in range(300):
+        if client.get(f"/api/matches/{mid}").json()["status"] == "over":
+            break
+        time.sleep(0.01)
+    assert client.get(f"/api/matches/{mid}").json()["status"] == "over"

@@ -39,15 +39,15 @@ def check_payload(payload, state, seat):
     assert payload["acting"] == acting and payload["over"] == state.is_over()
 
 
-@pytest.mark.parametrize("game_id,players", [("toy", 3), ("gridtest", 3), ("dungeons-jewel", 3)])
-def test_all_human_game_every_payload(client, game_id, players):
+@pytest.mark.parametrize("game_id,players,turns", [("toy", 3, 40), ("gridtest", 3, 40), ("dungeons-jewel", 3, 20)])
+def test_all_human_game_every_payload(client, game_id, players, turns):
     """All seats human, played by the test over HTTP; WebSocket listeners for every seat and a spectator."""
     seed = 1234
-    r = create(client, game_id, [{"kind": "human"}] * players, players=players, seed=seed, options={"max_turns": 40})
+    r = create(client, game_id, [{"kind": "human"}] * players, players=players, seed=seed, options={"max_turns": turns})
     mid, toks = r["match"]["id"], [s["token"] for s in r["seats"]]
     variant = r["match"]["variant"]
     rng = random.Random(seed)
-    local = make(game_id, players=players, variant=variant, options={"max_turns": 40}).new_state(seed)
+    local = make(game_id, players=players, variant=variant, options={"max_turns": turns}).new_state(seed)
     states = [local.clone()]
     sockets = []
     try:
