@@ -295,7 +295,7 @@ class BlackfireState(ViewsMixin, State):
             unit.stance = DEFENSIVE if unit.stance == OFFENSIVE else OFFENSIVE
             self.stance_done = True
             self._count("rule:stance", unit.side)
-            self.emit(f"The {UNIT_NAMES[u]} takes a {unit.stance} stance.", {"unit": u, "stance": unit.stance})
+            self.emit(f"The {UNIT_NAMES[u]} takes the {unit.stance} stance.", {"unit": u, "stance": unit.stance})
         elif kind == "move":
             self.revive_from = None
             self.moved.append(action[1])
