@@ -15,6 +15,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import SummonersQuestGame
     from .rules import SummonersQuestState
 
+PROMPTS = {
+    "temple": "Choose your starting mana temple",
+    "pre": "Play cards, summon, equip, set traps - or roll 2d6",
+    "move": "Choose a piece, then where it moves",
+    "post": "Play cards, summon, equip, set traps - or end your turn",
+    "trap_victim": "A trap! Choose who takes it",
+    "attack": "Combat: choose your attacker and its target",
+    "defend": "You are attacked: defend with a summon?",
+    "precombat": "Use a combat ability before the dice?",
+    "portal": "Jump to the next portal?",
+    "hand_full": "Your hand is full: discard a card to draw, or keep it",
+}
 COLORS = ["#c0392b", "#2471a3", "#229954", "#b7950b"]
 FILLS = {"temple": "#f5d76e", "focus": "#d6eaf8", "portal": "#d2b4de", "gate": "#a3a3a3", "hall": "#fad7a0", "chamber": "#f1948a"}
 
@@ -253,10 +265,13 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
         if clicks:
             targets.append({"action": i, "clicks": clicks, "label": _label(game, a)})
     prompt = st.get("prompt_data")
+    ask = PROMPTS.get(prompt["kind"] if prompt else st.get("phase", ""), "")
+    if st.get("dice") and not prompt and st.get("phase") == "move":
+        ask += f" (rolled {sum(st['dice'])})"
     return {
         "title": game.name,
-        "status": status_line(view) + (f" - {st.get('phase')}" if not view.get("over") else ""),
-        "prompt": prompt["kind"] if prompt else st.get("phase"),
+        "status": status_line(view),
+        "prompt": ask,
         "boards": [{"id": "board", "kind": "nodes", "nodes": nodes, "edges": edges, "items": items}],
         "panels": panels,
         "targets": targets,
