@@ -522,7 +522,7 @@ class LabyrinthState(ViewMixin, State):
             else:
                 for s in into_tower:
                     moves[s] = ("stay",)
-        arrivals: list[int] = []
+        arrivals: dict[int, list[int]] = {}
         for s in sorted(moves):
             m, h = moves[s], self.hero(s)
             if m[0] == "stay":
@@ -531,16 +531,16 @@ class LabyrinthState(ViewMixin, State):
             h.prev, h.moved = h.pos, True
             if m[0] == "move2":
                 h.prev = m[1]
-                arrivals.append(m[1])
+                arrivals.setdefault(m[1], []).append(s)
             h.pos = m[-1]
-            arrivals.append(h.pos)
+            arrivals.setdefault(h.pos, []).append(s)
             self.emit(f"Hero {s} moves to {cell_name(self.game, h.pos)}", {"seat": s, "to": h.pos, "via": m[1] if m[0] == "move2" else None})
         self.phase = "combat"
         tasks: list[tuple] = []
         if not o["loot_phase"]:
-            for c in dict.fromkeys(arrivals):
+            for c, seats in arrivals.items():
                 if c != self.tower:
-                    tasks.append(("arrive", c))
+                    tasks.append(("arrive", c, tuple(seats)))
         tasks.append(("combat_phase",))
         if o["loot_phase"]:
             tasks.append(("loot_phase",))
@@ -548,8 +548,8 @@ class LabyrinthState(ViewMixin, State):
         self.todo[0:0] = tasks
 
     # beta and alpha: flip and loot on entering ------------------------------
-    def _t_arrive(self, c: int) -> None:
-        entrants = [h for h in self.heroes_at(c) if h.moved]
+    def _t_arrive(self, c: int, seats: tuple[int, ...]) -> None:
+        entrants = [self.hero(s) for s in seats if self.hero(s).alive]
         if not entrants:
             return
         self.flip_tokens(c)
