@@ -544,3 +544,30 @@ def test_every_card_has_a_scenario():
             assert name in text
             continue
         assert re.search(re.escape(name), text), name
+
+
+def test_guerrilla_army_may_take_torani_cadet_but_not_other_leaders():
+    """Playing Torani Cadet is not a major action, so a Guerrilla-trained army may receive it (ledger)."""
+    st = position({"e1": "K", "e8": "k", "d1": "Q"}, hands=(["Torani Cadet", "Shield Bearers"], []))
+    at(st, "d1").traits.append("guerrilla")
+    give(at(st, "e1"), "TL")
+    touch(st)
+    names = {a[1] for a in st.legal_actions() if a[0] == "play" and a[3] == sq("d1")}
+    assert names == {"Torani Cadet"}
+
+
+def test_ambush_beating_a_general_does_not_move_the_ambusher():
+    """An ambushed General is not captured: it loses a skill point and its attack goes on."""
+    st = position({"e4": "K", "e8": "k", "e5": "p", "b7": "b"}, hands=([], ["Ambush"]))
+    amb = at(st, "b7")
+    amb.leader = "Torani Cadet"
+    give(amb, "TT")
+    give(at(st, "e4"), "GE")
+    touch(st)
+    st.apply(mv("e4", "e5"))
+    st.apply(("play", "Ambush", amb.id, sq("e5") - 8))
+    st.rng = FixedRng([6])
+    finish_payment(st)
+    assert st.stack[-1].kind == "general_loss"
+    st.apply(("lose", "G"))
+    assert at(st, "b7") is amb and at(st, "e5").kind == "K"

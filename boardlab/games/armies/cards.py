@@ -136,7 +136,7 @@ def _protected(st: "ArmiesState", card, a: "Army") -> bool:
         return False
     if st.untargetable(a):
         return True
-    return "guerrilla" in a.traits and (card.major or card.type in ("maneuver", "boon", "curse", "leader"))
+    return "guerrilla" in a.traits and (card.major or card.type in ("maneuver", "boon", "curse"))
 
 
 def _target_ok(st: "ArmiesState", card, p: "Army", t: int, ctx) -> bool:

@@ -517,7 +517,7 @@ class ArmiesState(State):
             if dfn.kind == "K":
                 self.count("rule:general_battle_lost", dfn.seat)
                 self.emit(f"The {SEATS[dfn.seat]} General loses the battle.", {"seat": dfn.seat})
-                if moves or kind == "ambush":
+                if moves:
                     self.fall_back(att, c)
                 self.general_loses(dfn.seat, "battle")
                 return
