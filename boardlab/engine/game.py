@@ -183,7 +183,7 @@ class Game:
             values[key] = declared[key].coerce(value)
         self.option_values: dict[str, Any] = values
         #: Options that differ from the variant's values (what the user overrode).
-        self.overrides: dict[str, Any] = dict(options or {})
+        self.overrides: dict[str, Any] = {key: values[key] for key in (options or {})}  # coerced values
         mt = values.get("max_turns", 0)
         self.max_turns: int = mt if mt else cls.default_max_turns
         #: When false, states skip building event-log entries (fast simulation).

@@ -94,7 +94,7 @@ def test_simulate_variant_options_and_turn_cap(run):
     short = json.loads(run("simulate", "toy", "--games", "20", "--variant", "short", "--json").stdout)
     long = json.loads(run("simulate", "toy", "--games", "20", "--option", "target=30", "--json").stdout)
     assert short["variant"] == "short" and short["mean_turns"] < long["mean_turns"]
-    assert long["options"] == {"target": "30"}
+    assert long["options"] == {"target": 30}
     capped = json.loads(run("simulate", "toy", "--games", "10", "--max-turns", "2", "--json").stdout)
     assert capped["truncated"] == 10 and sum(capped["wins_by_seat"]) == 0
 

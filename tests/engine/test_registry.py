@@ -22,7 +22,7 @@ def test_builtin_and_registered_games_are_listed():
 def test_make_applies_players_variant_and_options():
     g = make("toy", players=3, variant="short", options={"max_turns": "7"})
     assert (g.players, g.variant, g.option_values["target"], g.max_turns) == (3, "short", 5, 7)
-    assert g.config() == {"game": "toy", "players": 3, "variant": "short", "options": {"max_turns": "7"}}
+    assert g.config() == {"game": "toy", "players": 3, "variant": "short", "options": {"max_turns": 7}}  # coerced
     d = make("toy")
     assert (d.players, d.variant, d.option_values["target"], d.max_turns) == (2, "standard", 10, ToyGame.default_max_turns)
 
