@@ -35,7 +35,7 @@ def test_random_playouts_conform(players, seed):
     assert final.is_over()
 
 
-@pytest.mark.parametrize("variant", ["empty-hands", "defender-ties"])
+@pytest.mark.parametrize("variant", ["empty-hands", "gates-at-will", "defender-ties"])
 @settings(max_examples=2, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_variants_conform(variant, seed):

@@ -140,6 +140,25 @@ def test_gate_opens_for_ten_mana_while_moving():
     assert st.mana[1] == 6
 
 
+def test_gates_at_will_variant():
+    # Alternative reading: a gate is opened from anywhere as an at-will action, not while moving.
+    st = fresh(variant="gates-at-will")
+    st.pos[0] = 2
+    st.mana[0] = 10
+    rolled(st, 1, 2)
+    assert set(st.legal_actions()) == {("move", "P", 5, -1)}
+    st = fresh(variant="gates-at-will")
+    st.pos[0] = 20
+    st.mana[0] = 10
+    st._legal = None
+    assert {("open", k) for k in range(4)} <= set(st.legal_actions())
+    st.apply(("open", 0))
+    assert st.gates == 1 and st.mana[0] == 0 and not any(a[0] == "open" for a in st.legal_actions())
+    st.pos[0] = 2
+    rolled(st, 1, 2)
+    assert ("move", "P", GATE0, 0) in st.legal_actions()
+
+
 def test_chamber_ends_movement_and_holds_its_occupant():
     # "Once on the space, the player, or any residing summon, may not leave that space unless evicted."
     st = fresh()

@@ -153,6 +153,13 @@ class _Ctx:
         c = self.cards[a[1]]
         return (3.0 if a[2][0] == "P" else 2.0) + self.afford(c.cost)
 
+    def s_open(self, a) -> float:
+        p = self.me["space"]
+        if p >= 32:
+            return -1.0
+        ahead = (self.board.portal_of_gate[a[1]] - p) % 32
+        return 8.0 if ahead == min((q - p) % 32 for q in self.board.portals) else -1.0
+
     def s_unequip(self, a) -> float:
         return -10.0
 

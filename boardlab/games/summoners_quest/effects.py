@@ -350,6 +350,9 @@ class EffectsMixin(_Base):
             acts.extend(("ability", u, t) for t in self._targets(seat, f"S{u}", ab.target, ab.range, ab.effects))
         for p in self.pieces_of(seat):
             acts.extend(("unequip", cid) for cid in self.equipment_of(p))
+        opts = self.game.option_values
+        if opts["gate_opening"] == "at-will" and mana >= opts["gate_cost"]:
+            acts.extend(("open", k) for k in range(4) if not self.gates >> k & 1)
         return acts
 
     def spend(self, seat: int, n: int) -> None:
@@ -366,6 +369,12 @@ class EffectsMixin(_Base):
         seat = self.active
         kind, cid = action[0], action[1]
         cards = self.game.cards
+        if kind == "open":
+            self.spend(seat, self.game.option_values["gate_cost"])
+            self.gates |= 1 << cid
+            self.count("rule:gate_opened", seat)
+            self.emit(f"Player {seat + 1} opens gate {cid + 1}.", {"seat": seat, "gate": cid})
+            return
         if kind == "ability":
             m = self.summons[cid]
             card = cards[m.card]

@@ -34,6 +34,8 @@ class SummonersQuestGame(Game):
         Option("hand_limit", 5, "Most cards in a hand.", "int", low=1, high=10, tunable=True),
         Option("equip_max", 3, "Most equipment a player has equipped (summoner and summons together).", "int", low=1, high=6, tunable=True),
         Option("player_status_max", 3, "Most status effects on a summoner at once.", "int", low=1, high=6, tunable=True),
+        Option("gate_opening", "moving", "Open a gate by paying while moving through it, or at will from anywhere.", "str",
+               choices=("moving", "at-will")),
         Option("ties", "reroll", "Combat ties: both re-roll, or the defender / attacker wins.", "str",
                choices=("reroll", "defender", "attacker")),
         Option("cards_file", "", "Path of an alternative card file (empty: the designed 100 cards).", "str"),
@@ -42,6 +44,8 @@ class SummonersQuestGame(Game):
     variants = (
         Variant("standard", "The seed's rules with the interpretation ledger's readings (3 starting cards, ties re-rolled)."),
         Variant("empty-hands", "No starting cards: the seed deals none, so cards come only from focus points.", {"starting_hand": 0}),
+        Variant("gates-at-will", "A gate is opened by an at-will action from anywhere (then walked through for free).",
+                {"gate_opening": "at-will"}),
         Variant("defender-ties", "Combat ties go to the defender instead of a re-roll.", {"ties": "defender"}),
     )
     agents = {"heuristic": "boardlab.games.summoners_quest.agents:HeuristicAgent"}

@@ -196,6 +196,8 @@ class SummonersQuestState(CombatMixin, EffectsMixin, State):
         p = self.pos_of(pid)
         seat = self.owner(pid)
         cost = self.game.option_values["gate_cost"]
+        if self.game.option_values["gate_opening"] == "at-will":
+            cost = 10**9  # closed gates are opened only by the at-will action
         out: list[tuple[int, int]] = []
         if not self.has_status(pid, "reversed"):
             for dest, gate, _ in board.forward(p, n):
@@ -459,6 +461,8 @@ class SummonersQuestState(CombatMixin, EffectsMixin, State):
         kind = action[0]
         if kind in ("summon", "cast", "equip", "use", "trap", "unequip"):
             return (f"card:{action[1]}", f"rule:{kind}")
+        if kind == "open":
+            return ("rule:gate",)
         if kind == "ability":
             m = self.summons.get(action[1])
             return (f"card:{m.card}", "rule:ability") if m else ("rule:ability",)

@@ -85,6 +85,8 @@ def describe_action(st: "SummonersQuestState", a: tuple) -> str:
         verb = {"summon": "summon", "cast": "cast", "equip": "equip", "use": "use", "trap": "set trap", "unequip": "discard"}[kind]
         rest = f" on {tgt(a[2])}" if len(a) > 2 else ""
         return f"{verb} {cards[a[1]].name}{rest}"
+    if kind == "open":
+        return f"open gate {a[1] + 1} ({st.game.option_values['gate_cost']} mana)"
     if kind == "ability":
         m = st.summons.get(a[1])
         name = cards[m.card].ability.name if m else "ability"
@@ -240,6 +242,8 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
         clicks: list[str] = []
         if kind == "temple":
             clicks = [f"board:{board.ids[a[1]]}"]
+        elif kind == "open":
+            clicks = [f"board:{board.ids[board.gate_space(a[1])]}"]
         elif kind == "move":
             piece = "P" + str(seat) if a[1] == "P" else "S" + a[1][1:]
             clicks = [f"item:{piece}", f"board:{board.ids[a[2]]}"]
