@@ -102,7 +102,7 @@ def test_scene_shows_wizard_hand_only_to_wizard_and_has_targets():
     hero = g.scene(s.view(1), ())
     wpanel = wiz["panels"][0]
     assert [c["name"] for c in wpanel["cards"]] == ["Goblin"]
-    assert all(c.get("face_down") for c in hero["panels"][0]["cards"])
+    assert "cards" not in hero["panels"][0] and ["Hand", "1 card(s)"] in hero["panels"][0]["rows"]
     assert any(t["clicks"] == ["card:wiz-0"] for t in wiz["targets"])
     assert wiz["boards"][0]["cols"] == 5 and len(wiz["boards"][0]["cells"]) == 25
     s.apply(("play", "Goblin"))

@@ -1,7 +1,7 @@
 """The scene of The Wizard's Labyrinth, built from a seat's view only (so it cannot leak).
 
-The board is the tile grid: face-down rooms (``?``; the wizard sees ``K?`` on
-his hidden key tiles), flipped rooms with their card and mana values, the key
+The board is the tile grid: face-down rooms (blank, dark; the wizard sees ``key``
+on his hidden key tiles), flipped rooms with their card/mana values, the key
 tiles, the start tile and the tower (walled on every side but the entrance).
 Items are the tokens (face down when the viewer does not know them), the
 heroes (badge: hit points) and dropped loot.  Panels show the wizard's mana
@@ -51,12 +51,12 @@ def _cell_label(tile: dict[str, Any]) -> tuple[str, str, str]:
         return "START", "#a8d5a2", "the heroes' start tile"
     if st == "down":
         if kind == "key":
-            return "K?", "#8a6d2f", "face-down key tile (only you know)"
-        return "?", "#6b5b45", "face-down room"
-    vals = f"{tile['draw']:+d}c {tile['mana']:+d}m"
+            return "key", "#8a6d2f", "face-down key tile (only you know)"
+        return "", "#6b5b45", "face-down room"
+    vals = f"{tile['draw']:+d}/{tile['mana']:+d}"
     if kind == "key":
-        return "KEY " + vals, "#f3d36b", "key tile" + (" (key still guarded)" if tile.get("unclaimed") else "")
-    return vals, "#e8dcc0", f"room: wizard cards {tile['draw']:+d}, mana wheel {tile['mana']:+d}"
+        return "KEY", "#f3d36b", "key tile" + (" (key still guarded)" if tile.get("unclaimed") else "")
+    return vals, "#e8dcc0", f"room (cards/mana): wizard cards {tile['draw']:+d}, mana wheel {tile['mana']:+d}"
 
 
 def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
@@ -94,9 +94,9 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         items.append({"id": f"hero{h['seat']}", "x": x, "y": y, "text": f"H{h['seat']}", "shape": "circle",
                       "color": HERO_COLORS[(h["seat"] - 1) % 4], "badge": str(h["hp"]),
                       "title": f"Hero {h['seat']}: {h['hp']} HP, {h['keys']} key(s)" + (f" ({', '.join(flags)})" if flags else "")})
-    panels = [_wizard_panel(st, seat, view)]
+    panels = [_wizard_panel(game, st, view)]
     for h in st["heroes"]:
-        panels.append(_hero_panel(h, view))
+        panels.append(_hero_panel(game, h, view))
     panels.append({"title": "Quest", "rows": [
         ["Keys found", f"{st['keys_taken']} (need {st['keys_needed']})"],
         ["Tower door", "open" if st["door_open"] else "locked"],
@@ -134,7 +134,7 @@ def _card_text(game: Any, name: str) -> str:
     return cost + c.text
 
 
-def _wizard_panel(st: dict[str, Any], seat: int | None, view: dict[str, Any]) -> dict[str, Any]:
+def _wizard_panel(game: Any, st: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     w = st["wizard"]
     rows = [
         ["Mana wheel", f"{w['mana']} / {w['mana_max']}"],
@@ -146,13 +146,11 @@ def _wizard_panel(st: dict[str, Any], seat: int | None, view: dict[str, Any]) ->
     ]
     panel: dict[str, Any] = {"title": "Wizard", "seat": 0, "active": view.get("acting") == 0, "color": "#7a4fb5", "rows": rows}
     if w["hand"] is not None:
-        panel["cards"] = [{"id": f"wiz-{i}", "name": name, "text": ""} for i, name in enumerate(w["hand"])]
-    else:
-        panel["cards"] = [{"id": f"wiz-{i}", "name": "?", "face_down": True} for i in range(w["hand_size"])]
+        panel["cards"] = [{"id": f"wiz-{i}", "name": name, "text": _card_text(game, name)} for i, name in enumerate(w["hand"])]
     return panel
 
 
-def _hero_panel(h: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+def _hero_panel(game: Any, h: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     status = "dead" if not h["alive"] else ", ".join(f for f in ("frozen", "stuck", "sprint") if h[f]) or "ready"
     if h["chosen"]:
         status += " (move chosen)"
@@ -160,10 +158,7 @@ def _hero_panel(h: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
             ["Hand", f"{h['hand_size']} card(s)"], ["Status", status]]
     if h["move"] is not None:
         rows.append(["Your move", " ".join(map(str, h["move"]))])
-    if h["hand"] is not None:
-        cards = [{"id": f"h{h['seat']}-{i}", "name": name, "text": ""} for i, name in enumerate(h["hand"])]
-    else:
-        cards = [{"id": f"h{h['seat']}-{i}", "name": "?", "face_down": True} for i in range(h["hand_size"])]
+    cards = [{"id": f"h{h['seat']}-{i}", "name": name, "text": _card_text(game, name)} for i, name in enumerate(h["hand"] or [])]
     return {"title": f"Hero {h['seat']}", "seat": h["seat"], "active": view.get("acting") == h["seat"],
             "color": HERO_COLORS[(h["seat"] - 1) % 4], "rows": rows, "cards": cards}
 
