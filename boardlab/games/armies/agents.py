@@ -215,6 +215,15 @@ class HeuristicAgent(BaseAgent):
             if bold < 1.0 and t in B.KING[st.general(1 - self.me).sq]:
                 score += 4.0
             score -= 0.2
+        elif target is not None and target.kind == "K" and me.kind != "N":
+            # beating a General is not a capture: the attacker stops next to it
+            d = B.direction(f, t)
+            df, dr = B.DIRS[d]
+            fall = t - (dr * 8 + df)
+            if fall in danger:
+                own = 1 if fall in attack_squares(st, me) else 0
+                covered = self._cover.get(fall, 0) > own
+                score -= (v if not covered else max(0.0, v - danger[fall])) * risk
         else:
             covered = self._cover.get(t, 0) > (1 if f in B.KNIGHT[t] or t in attack_squares(st, me) else 0)
             if t in danger:
@@ -238,8 +247,17 @@ class HeuristicAgent(BaseAgent):
             st.board[f] = me.id
         if getattr(self, "prev", None) == (t, f):
             score -= 0.4
+        # pressure on the enemy General
+        g = st.general(1 - self.me)
+        gf = (g.sq & 7, g.sq >> 3)
+        d0 = max(abs((f & 7) - gf[0]), abs((f >> 3) - gf[1]))
+        d1 = max(abs((t & 7) - gf[0]), abs((t >> 3) - gf[1]))
+        score += 0.08 * (d0 - d1)
         if self._endgame():
-            score += 0.5 * self._box(me, f, t, target)
+            boxed = self._box(me, f, t, target)
+            score += 0.8 * boxed
+            if me.kind == "K":
+                score += 0.4 * (d0 - d1)
         mine = st.general(self.me)
         if target is not None and mine.sq in danger and me.kind != "K" and mine.sq in attack_squares(st, target):
             score += GENERAL_HIT * 0.7 * attack_chance(st, me, target)
@@ -248,12 +266,6 @@ class HeuristicAgent(BaseAgent):
         if me.kind == "P":
             push = 0.05 + min(st.turn, 300) / 750.0
             score += push * ((t >> 3) if me.seat == 0 else 7 - (t >> 3))
-        # pressure on the enemy General
-        g = st.general(1 - self.me)
-        gf = (g.sq & 7, g.sq >> 3)
-        d0 = max(abs((f & 7) - gf[0]), abs((f >> 3) - gf[1]))
-        d1 = max(abs((t & 7) - gf[0]), abs((t >> 3) - gf[1]))
-        score += 0.08 * (d0 - d1)
         return score
 
     def _endgame(self) -> bool:
