@@ -93,8 +93,15 @@ def _links(match: Match, tokens: list[str | None], host: str) -> dict[str, Any]:
     }
 
 
+_SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
 class _BodyLimit:
-    """ASGI middleware: refuse request bodies over ``limit`` bytes with 413."""
+    """ASGI middleware: refuse request bodies over ``limit`` bytes with 413; add security headers."""
 
     def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -104,6 +111,17 @@ class _BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        api = scope.get("path", "").startswith("/api/")
+        inner_send = send
+
+        async def send(msg: Any) -> None:  # noqa: F811 - wraps the server's send
+            if msg["type"] == "http.response.start":
+                headers = list(msg.get("headers", [])) + _SECURITY_HEADERS
+                if api:
+                    headers.append((b"cache-control", b"no-store"))
+                msg = {**msg, "headers": headers}
+            await inner_send(msg)
+
         for k, v in scope.get("headers", []):
             if k == b"content-length":
                 try:

@@ -303,3 +303,11 @@ def test_a_failing_bot_does_not_stall_the_match(client, monkeypatch):
             break
         time.sleep(0.01)
     assert client.get(f"/api/matches/{mid}").json()["status"] == "over"
+
+
+def test_security_headers_and_no_caching_of_views(client):
+    r = create(client, "toy", HUMANS2, seed=1)
+    res = client.get(f"/api/matches/{r['match']['id']}/state", params={"seat": 0}, headers=auth(r["seats"][0]["token"]))
+    assert res.headers["cache-control"] == "no-store"
+    assert res.headers["x-content-type-options"] == "nosniff" and res.headers["referrer-policy"] == "no-referrer"
+    assert client.get("/").headers["x-frame-options"] == "DENY"
