@@ -145,7 +145,7 @@ class ViewMixin:
 
     # ------------------------------------------------------------- labels
     def describe(self, action: tuple) -> str:
-        from .state import cell_name
+        from .wizard import cell_name
 
         k = action[0]
         name = lambda c: cell_name(self.game, c)  # noqa: E731
