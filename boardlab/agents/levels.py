@@ -4,8 +4,8 @@
 level      agent
 =========  =====================================================================
 easy       the game's ``heuristic`` agent, or ``ismcts:iterations=10`` if it has none
-medium     ``ismcts:iterations=60:time=1``
-hard       ``ismcts:iterations=600:time=1.8`` (the time cap keeps a human's wait under ~2 s)
+medium     ``ismcts:iterations=30:time=1``
+hard       ``ismcts:iterations=300:time=1.8`` (the time cap keeps a human's wait under ~2 s)
 =========  =====================================================================
 
 A game may override a level with a class attribute
@@ -15,7 +15,7 @@ or ``boardlab play --agents hard`` can offer them directly.
 
 >>> from boardlab.engine.game import Game
 >>> level_spec(Game, "medium")
-'ismcts:iterations=60:time=1'
+'ismcts:iterations=30:time=1'
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ LEVELS = ("easy", "medium", "hard")
 #: Game-neutral level specs (``{heuristic}`` is filled with the game's heuristic, if any).
 DEFAULT_LEVELS: dict[str, str] = {
     "easy": "{heuristic}",
-    "medium": "ismcts:iterations=60:time=1",
-    "hard": "ismcts:iterations=600:time=1.8",
+    "medium": "ismcts:iterations=30:time=1",
+    "hard": "ismcts:iterations=300:time=1.8",
 }
 
 

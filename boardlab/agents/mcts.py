@@ -32,10 +32,12 @@ code handles two, three or four players and teams.
 
 Parameters (``ismcts:iterations=400:rollout=heuristic``):
 
-``iterations``  iterations per decision (default 200)
+``iterations``  iterations per decision (default 200; when neither ``iterations``
+                nor ``time`` is given the search also stops after 2 seconds)
 ``time``        seconds per decision; with ``iterations`` too, whichever ends first (0 = no limit)
 ``c``           UCB exploration constant (default 0.7, for rewards in [0, 1])
-``rollout``     ``random`` or ``heuristic`` (the game's ``heuristic`` agent)
+``rollout``     ``random``, ``heuristic`` (the game's ``heuristic`` agent plays the
+                playouts) or ``auto`` (the default: heuristic if the game has one)
 ``depth``       stop a playout after this many decisions from the root and use
                 ``evaluate`` (0 = play to the end; ``auto``, the default, is
                 :data:`AUTO_DEPTH` for games that define ``evaluate``, else 0)
@@ -67,9 +69,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Iterations per decision when no budget is given (see docs/agents.md for timings).
 DEFAULT_ITERATIONS = 200
+#: Seconds cap of the default budget (when neither ``iterations`` nor ``time`` is given).
+DEFAULT_TIME_CAP = 2.0
 #: Playout length (decisions from the root) of ``depth=auto`` for games that define ``evaluate``.
 AUTO_DEPTH = 12
-ROLLOUTS = ("random", "heuristic")
+ROLLOUTS = ("auto", "random", "heuristic")
 PRIORS = ("auto", "heuristic", "none")
 
 
@@ -98,7 +102,7 @@ class SearchAgent(BaseAgent):
         "iterations": DEFAULT_ITERATIONS,
         "time": 0.0,
         "c": 0.7,
-        "rollout": "random",
+        "rollout": "auto",
         "depth": "auto",
         "prior": "auto",
         "bias": 1.0,
@@ -110,6 +114,8 @@ class SearchAgent(BaseAgent):
         self.check_params(game, p)
         self.iterations = int(p["iterations"]) if "iterations" in params or not p["time"] else 0
         self.time_limit = float(p["time"])
+        if "iterations" not in params and "time" not in params:
+            self.time_limit = DEFAULT_TIME_CAP  # the default budget never keeps a human waiting
         self.c = float(p["c"])
         self.depth = auto_depth(game) if p["depth"] == "auto" else int(p["depth"])
         self.seed = seed
@@ -121,7 +127,7 @@ class SearchAgent(BaseAgent):
             from . import agent_class
 
             self._prior_agent = agent_class("heuristic", game)(game, seat, derive_seed(seed, 78))
-        if p["rollout"] == "heuristic":
+        if p["rollout"] == "heuristic" or (p["rollout"] == "auto" and "heuristic" in getattr(game, "agents", {})):
             from . import agent_class
 
             cls = agent_class("heuristic", game)

@@ -188,3 +188,19 @@ def test_personas_follow_their_weights(seed):
     state = game.new_state(seed)
     assert make_agent("persona:ones:noise=0", game, 0, seed).act(Decision(state, 0)) == ("guess", 1)
     assert make_agent("persona:zeros:noise=0", game, 0, seed).act(Decision(state, 0)) == ("guess", 0)
+
+
+def test_default_budget_is_capped_for_humans_and_explicit_iterations_are_exact():
+    game = make("toy")
+    default = make_agent("ismcts", game, 0)
+    assert default.iterations == 200 and default.time_limit == 2.0
+    exact = make_agent("ismcts:iterations=50", game, 0)
+    assert exact.iterations == 50 and exact.time_limit == 0
+
+
+def test_rollouts_default_to_the_games_heuristic():
+    assert make_agent("ismcts", make("agents-race"), 0)._rollout_agents is not None
+    assert make_agent("ismcts:rollout=random", make("agents-race"), 0)._rollout_agents is None
+    assert make_agent("ismcts", make("toy"), 0)._rollout_agents is None
+    assert make_agent("ismcts", make("agents-race"), 0)._prior_agent is not None
+    assert make_agent("ismcts:prior=none", make("agents-race"), 0)._prior_agent is None
