@@ -77,7 +77,7 @@
     // status: add who is thinking
     if (!s.over && s.acting !== null && !myTurn()) {
       const st = m.seats[s.acting];
-      parts.status.appendChild(h("span", { class: "thinking", text: st.kind === "bot" ? ` · ${st.name} (${st.agent}) is thinking…` : ` · waiting for ${st.name}` }));
+      parts.status.appendChild(h("span", { class: "thinking", text: st.kind === "bot" ? ` · ${st.agent} bot thinking` : (seat === null ? "" : ` · waiting for ${st.name}`) }));
     }
     clicker = new B.Clicker(myTurn() ? (s.scene.targets || []) : []);
     $("chooser").hidden = true;
