@@ -10,6 +10,8 @@ from boardlab.engine import make
 
 from .conftest import auth, canon, create
 
+pytestmark = pytest.mark.timeout(60)  # every wait in these tests is bounded
+
 HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
 
 

@@ -17,6 +17,8 @@ from boardlab.engine import make
 
 from .conftest import auth, canon, create
 
+pytestmark = pytest.mark.timeout(120)  # every wait in these tests is bounded
+
 SNAPSHOT_KEYS = {"type", "match", "seat", "state_id", "acting", "over", "results", "view", "scene", "actions", "events"}
 MATCH_KEYS = {"id", "game", "game_name", "variant", "players", "options", "seats", "status", "acting",
               "decisions", "results", "created_at", "updated_at"}

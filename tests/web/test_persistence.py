@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import time
 
 from boardlab.engine import make
@@ -10,6 +12,8 @@ from fastapi.testclient import TestClient
 
 from .conftest import auth, canon, create
 from .servers import SubprocessServer, call
+
+pytestmark = pytest.mark.timeout(90)  # every wait in these tests is bounded
 
 
 def _wait(pred, timeout=20.0):

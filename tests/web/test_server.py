@@ -13,6 +13,8 @@ from boardlab.web.server import run
 
 from .servers import REPO, free_port, wait_up
 
+pytestmark = pytest.mark.timeout(60)  # every wait in these tests is bounded
+
 
 def test_run_prints_the_address_and_serves(tmp_path):
     port = free_port()
