@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
-
 import time
+
+import pytest
+from fastapi.testclient import TestClient
 
 from boardlab.engine import make
 from boardlab.web.app import create_app
-from fastapi.testclient import TestClient
 
 from .conftest import auth, canon, create
 from .servers import SubprocessServer, call
