@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import logging
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -239,6 +240,7 @@ def create_app(
             try:
                 out.append(_game_entry(gid))
             except Exception:  # a broken game module must not take the lobby down
+                logging.getLogger("boardlab.web").exception("game %r cannot be listed", gid)
                 continue
         return {"games": out}
 

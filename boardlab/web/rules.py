@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -58,8 +59,6 @@ def _plain(md: str) -> str:
     out = md
     for ch in ("**", "__", "`"):
         out = out.replace(ch, "")
-    import re
-
     out = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", out)
     return re.sub(r"(?<!\w)[*_]([^*_]+)[*_](?!\w)", r"\1", out)
 
