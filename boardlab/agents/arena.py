@@ -9,6 +9,10 @@ deals: deal *i* uses seed ``game_seed(seed, i)`` in every lineup, so the
 luck of the cards is shared too.  ``games`` is the total number of games,
 rounded up to a whole number of deals.
 
+Head to head.  For every pair of agents that met, the report gives the
+first's score against the second (1 when it scored more in a game, 0.5 on
+equal scores) with a Wilson interval.
+
 Scoring.  In a game an agent's score is the mean of its seats' scores
 (``Results.scores``: 1 for a win, 0 for a loss, team-mates share a win), so
 a 2v2 team game or two copies of one agent in a four-player game are scored
@@ -178,6 +182,7 @@ def rate(agents: Sequence[str], played: Sequence[tuple[Any, ...]], field: str | 
     ratings = {a: model.rating(name=a) for a in everyone}
     count = {a: 0 for a in everyone}
     wins = {a: 0.0 for a in everyone}
+    pairs: dict[tuple[str, str], list[float]] = {}
     for item in played:
         lineup, record = item[0], item[1]
         if field is not None:
@@ -187,6 +192,12 @@ def rate(agents: Sequence[str], played: Sequence[tuple[Any, ...]], field: str | 
         else:
             per_agent = agent_scores(lineup, record.scores)
         names = sorted(per_agent, key=everyone.index)
+        if field is None:
+            for i, a in enumerate(names):
+                for b in names[i + 1 :]:
+                    h = pairs.setdefault((a, b), [0, 0.0])
+                    h[0] += 1
+                    h[1] += 1.0 if per_agent[a] > per_agent[b] else 0.5 if per_agent[a] == per_agent[b] else 0.0
         for a in names:
             count[a] += 1
             wins[a] += per_agent[a]
@@ -213,7 +224,12 @@ def rate(agents: Sequence[str], played: Sequence[tuple[Any, ...]], field: str | 
             "ordinal": round(r.ordinal(), 3),
         })
     rows.sort(key=lambda row: (-row["rating"], agents.index(row["agent"])))
-    return {"agents": rows}
+    head = []
+    for (a, b), (n, score) in pairs.items():
+        lo, hi = wilson(score, n)
+        head.append({"agent": a, "opponent": b, "games": n, "score": round(score / n, 4),
+                     "ci_low": round(lo, 4), "ci_high": round(hi, 4)})
+    return {"agents": rows, "head_to_head": head}
 
 
 def with_budget(spec: str, budget: int) -> str:
@@ -267,6 +283,10 @@ def format_report(report: dict[str, Any]) -> str:
         lines.append(
             f"{row['agent']:<36} {row['games']:>6} {row['win_rate']:>9.3f} {ci:>15} {row['rating']:>8.2f} {row['sigma']:>6.2f}"
         )
+    if report.get("head_to_head") and len(report["agents"]) > 2:
+        lines.append("head to head (score of the first against the second; a draw counts half):")
+        for h in report["head_to_head"]:
+            lines.append(f"  {h['agent']} vs {h['opponent']}: {h['score']:.3f} [{h['ci_low']:.3f}, {h['ci_high']:.3f}] in {h['games']} games")
     if report.get("truncated"):
         lines.append(f"{report['truncated']} games were stopped by the turn cap (scored as no win).")
     if "ladder" in report:

@@ -163,3 +163,10 @@ def test_cli_field(capsys):
     assert doc["field"] == "random" and [r["agent"] for r in doc["agents"]] == ["first"]
     code, out, err = run_cli(capsys, "arena", "toy", "--agents", "first", "--field", "nobody", "--games", "4")
     assert code == 2 and "nobody" in err
+
+
+def test_head_to_head_counts_each_meeting():
+    played = [(("a", "b", "c"), _rec([1, 0, 0])), (("b", "c", "a"), _rec([0, 0, 1])), (("c", "a", "b"), _rec([0, 0, 0]))]
+    head = {(h["agent"], h["opponent"]): h for h in rate(["a", "b", "c"], played)["head_to_head"]}
+    assert head[("a", "b")]["games"] == 3 and head[("a", "b")]["score"] == round(2.5 / 3, 4)
+    assert head[("b", "c")]["score"] == 0.5
