@@ -9,7 +9,7 @@ from boardlab.engine import make
 from boardlab.engine.rng import Rng
 from boardlab.games.armies import board as B
 
-from .helpers import at, give, mv, position, sq, touch
+from .helpers import at, mv, position, sq, touch
 
 
 def _to_chess(st) -> chess.Board:
