@@ -14,6 +14,8 @@ around the block is kept.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import re
 import sys
 from pathlib import Path
@@ -22,38 +24,103 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from boardlab.engine import registry  # noqa: E402
+from boardlab.engine.registry import make  # noqa: E402
 from boardlab.playtest import execute, plan_run  # noqa: E402
+from boardlab.playtest.metrics import rate  # noqa: E402
+from boardlab.playtest.store import RunDir  # noqa: E402
 
-#: game id -> list of (label, plan_run keyword arguments)
+#: game id -> list of (label, plan_run keyword arguments).  An optional
+#: ``"share"`` plays that fraction of ``--games`` (for slow agents such as ISMCTS).
 EXPERIMENTS: dict[str, list[tuple[str, dict]]] = {
     "dungeons-jewel": [
         ("rulebook, 4 heuristic players", {"variant": "rulebook", "players": 4, "agents": ["heuristic"]}),
         ("concept numbers, 4 heuristic players", {"variant": "concept", "players": 4, "agents": ["heuristic"]}),
         ("revised (revision log), 4 heuristic players", {"variant": "revised", "players": 4, "agents": ["heuristic"]}),
+        ("rulebook, 3 heuristic players", {"variant": "rulebook", "players": 3, "agents": ["heuristic"]}),
         ("rulebook, 2 heuristic players", {"variant": "rulebook", "players": 2, "agents": ["heuristic"]}),
+        ("rulebook, aggressive persona in seat 0, 3 heuristic players",
+         {"variant": "rulebook", "players": 4, "agents": ["persona:aggressive", "heuristic", "heuristic", "heuristic"]}),
+        ("rulebook, explorer persona in seat 0, 3 heuristic players",
+         {"variant": "rulebook", "players": 4, "agents": ["persona:explorer", "heuristic", "heuristic", "heuristic"]}),
+        ("rulebook, ISMCTS (50 iterations, random playouts) in seat 0, 3 heuristic players",
+         {"variant": "rulebook", "players": 4, "agents": ["ismcts:iterations=50:rollout=random", "heuristic", "heuristic", "heuristic"], "share": 1 / 3}),
+        ("rulebook, seat 0 rushes the dragon (heuristic strength 1), 3 heuristic players",
+         {"variant": "rulebook", "players": 4, "agents": ["heuristic:strength=1", "heuristic", "heuristic", "heuristic"]}),
+        ("rulebook, seat 0 gears up longer (heuristic strength 5), 3 heuristic players",
+         {"variant": "rulebook", "players": 4, "agents": ["heuristic:strength=5", "heuristic", "heuristic", "heuristic"]}),
     ],
     "blackfire": [
         ("final rules, heuristic vs heuristic", {"variant": "final", "agents": ["heuristic"]}),
         ("prototype rules, heuristic vs heuristic", {"variant": "prototype", "agents": ["heuristic"]}),
+        ("final rules, hunter style (chess-like offensive) in seat 0 vs heuristic",
+         {"variant": "final", "agents": ["heuristic:persona=hunter", "heuristic"]}),
+        ("final rules, collector style (goes for tokens) in seat 0 vs heuristic",
+         {"variant": "final", "agents": ["heuristic:persona=collector", "heuristic"]}),
+        ("final rules, ISMCTS (50 iterations, random playouts) in seat 0 vs heuristic",
+         {"variant": "final", "agents": ["ismcts:iterations=50:rollout=random", "heuristic"], "share": 0.2}),
     ],
     "wizards-labyrinth": [
-        ("final, 3 players", {"variant": "final", "players": 3, "agents": ["heuristic"]}),
-        ("final, 4 players", {"variant": "final", "players": 4, "agents": ["heuristic"]}),
-        ("final, 5 players", {"variant": "final", "players": 5, "agents": ["heuristic"]}),
+        ("final, 3 players (wizard + 2 heroes)", {"variant": "final", "players": 3, "agents": ["heuristic"]}),
+        ("final, 4 players (wizard + 3 heroes)", {"variant": "final", "players": 4, "agents": ["heuristic"]}),
+        ("final, 5 players (wizard + 4 heroes)", {"variant": "final", "players": 5, "agents": ["heuristic"]}),
         ("beta, 4 players", {"variant": "beta", "players": 4, "agents": ["heuristic"]}),
+        ("beta with the 26 October trap damage, 4 players", {"variant": "beta-playtest", "players": 4, "agents": ["heuristic"]}),
         ("alpha, 4 players", {"variant": "alpha", "players": 4, "agents": ["heuristic"]}),
     ],
     "armies": [
-        ("default decks, heuristic vs heuristic", {"agents": ["heuristic"]}),
+        ("standard (white first, Gnar Vanguard vs Torani Archers), heuristic vs heuristic", {"variant": "standard", "agents": ["heuristic"]}),
+        ("roll for the first player, heuristic vs heuristic", {"variant": "roll-first", "agents": ["heuristic"]}),
+        ("no decks (chess with binary-dice combat), heuristic vs heuristic", {"variant": "chess", "agents": ["heuristic"], "share": 0.5}),
+        ("Witch and Woodsman (white) vs Gnar Vanguard, heuristic vs heuristic", {"variant": "witch-vs-cavalry", "agents": ["heuristic"], "share": 0.5}),
     ],
     "summoners-quest": [
-        ("2 players", {"players": 2, "agents": ["heuristic"]}),
-        ("3 players", {"players": 3, "agents": ["heuristic"]}),
-        ("4 players", {"players": 4, "agents": ["heuristic"]}),
+        ("standard, 4 heuristic players", {"variant": "standard", "players": 4, "agents": ["heuristic"]}),
+        ("standard, 3 heuristic players", {"variant": "standard", "players": 3, "agents": ["heuristic"]}),
+        ("standard, 2 heuristic players", {"variant": "standard", "players": 2, "agents": ["heuristic"]}),
+        ("empty hands (no starting cards), 4 heuristic players", {"variant": "empty-hands", "players": 4, "agents": ["heuristic"]}),
+        ("gates opened at will, 4 heuristic players", {"variant": "gates-at-will", "players": 4, "agents": ["heuristic"]}),
+        ("defender wins ties, 4 heuristic players", {"variant": "defender-ties", "players": 4, "agents": ["heuristic"]}),
+        ("standard, king-of-the-hill persona in seat 0, 3 heuristic players",
+         {"variant": "standard", "players": 4, "agents": ["persona:king-of-the-hill", "heuristic", "heuristic", "heuristic"]}),
+        ("standard, warlord persona in seat 0, 3 heuristic players",
+         {"variant": "standard", "players": 4, "agents": ["persona:warlord", "heuristic", "heuristic", "heuristic"]}),
     ],
 }
 
 START, END = "<!-- figures:start -->", "<!-- figures:end -->"
+
+
+def code_key(game_id: str) -> str:
+    """A hash of the code and data a run depends on, so a changed game is replayed, never reused."""
+    package = Path(sys.modules[registry.game_class(game_id).__module__].__file__).parent
+    lab = ROOT / "boardlab"
+    files = [f for f in sorted(package.rglob("*")) if f.is_file() and f.suffix in (".py", ".json", ".txt", ".deck", ".csv")]
+    files += sorted((lab / "engine").glob("*.py"))
+    files += [lab / "agents" / f"{m}.py" for m in ("base", "mcts", "persona", "simple")] + [lab / "playtest" / "simulate.py"]
+    h = hashlib.sha1()
+    for f in files:
+        if f.exists():
+            h.update(str(f.relative_to(ROOT)).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def first_mover(cfg, rows: list[dict]) -> dict:
+    """Win rate of the seat that takes the first turn (seat 0 is not always first: several seeds roll for it).
+
+    The first turn's seat is found by replaying each game's setup from its seed
+    (setup choices, if any, take the first legal action; they do not decide
+    who starts in any seed game).
+    """
+    game = make(cfg.game, players=cfg.players, variant=cfg.variant, options=cfg.options)
+    game.record_events = False
+    wins = 0
+    for r in rows:
+        state = game.new_state(r["seed"])
+        while state.turn < 1 and state.current_seat() is not None:
+            state.apply(state.legal_actions()[0])
+        wins += state.current_seat() in r["winners"]
+    return {**rate(wins, len(rows)), "fair": 1.0 / cfg.players}
 
 
 def pct(x: float) -> str:
@@ -65,6 +132,9 @@ def figures_block(game_id: str, results: list[tuple[str, dict, dict]], games: in
     for label, cfg, res in results:
         lines.append(f"### {label}")
         lines.append("")
+        if "error" in res:
+            lines += [f"**This experiment failed** ({cfg.games} games, agents {', '.join(cfg.agents)}, variant `{cfg.variant}`, {cfg.players} players): `{res['error']}`", ""]
+            continue
         lines.append(f"{res['games']} games, agents {', '.join(cfg.agents)}, variant `{cfg.variant}`, {cfg.players} players.")
         lines.append("")
         lines.append("| seat | win rate | 95% CI |")
@@ -77,9 +147,12 @@ def figures_block(game_id: str, results: list[tuple[str, dict, dict]], games: in
             for role, r in roles.items():
                 lines.append(f"| {role} | {pct(r['rate'])} | {pct(r['ci_low'])} - {pct(r['ci_high'])} |")
         comp = res["completion"]
+        fm = res.get("first_mover")
+        lines += [""]
+        if fm:
+            lines.append(f"- first to act wins {pct(fm['rate'])} ({pct(fm['ci_low'])} - {pct(fm['ci_high'])}; fair share {pct(fm['fair'])})")
         lines += [
-            "",
-            f"- balance {res['balance']:.3f}; first-player advantage {100 * res['first_player_advantage']['advantage']:+.1f} points",
+            f"- balance {res['balance']:.3f}; seat 0 minus fair share {100 * res['first_player_advantage']['advantage']:+.1f} points",
             f"- truncated {comp['truncated']} ({pct(comp['truncated_rate'])}); no winner {comp['no_winner']}",
             f"- length {res['turns']['mean']:.1f} turns (median {res['turns']['median']:.0f}, quartiles {res['turns']['q1']:.0f}-{res['turns']['q3']:.0f}); {res['decisions']['mean']:.0f} decisions",
             f"- lead changes per game {res['lead_changes']['mean']:.2f}; mean branching {res['branching']['mean']:.1f}",
@@ -107,12 +180,22 @@ def main() -> None:
             print(f"skipping {game_id}: not registered", file=sys.stderr)
             continue
         results = []
-        for i, (label, kwargs) in enumerate(EXPERIMENTS[game_id]):
-            cfg = plan_run(game_id, games=args.games, seed=args.seed, **kwargs)
-            out = ROOT / "runs" / "findings" / f"{game_id}-{i}-n{args.games}-s{args.seed}"
-            res = execute(cfg, out, jobs=args.jobs)
+        code = code_key(game_id)
+        for i, (label, spec) in enumerate(EXPERIMENTS[game_id]):
+            kwargs = dict(spec)
+            games = max(1, round(args.games * kwargs.pop("share", 1.0)))
+            cfg = plan_run(game_id, games=games, seed=args.seed, **kwargs)
+            key = hashlib.sha1((json.dumps(cfg.to_json(), sort_keys=True) + code).encode()).hexdigest()[:10]
+            out = ROOT / "runs" / "findings" / f"{game_id}-{i}-{key}"
+            try:
+                res = execute(cfg, out, jobs=args.jobs)
+                res["first_mover"] = first_mover(cfg, RunDir(out).read_results())
+            except Exception as exc:  # one broken experiment must not hide the others
+                res = {"error": f"{type(exc).__name__}: {exc}"}
+                print(f"{game_id}: {label}: FAILED {res['error']}", file=sys.stderr)
+            else:
+                print(f"{game_id}: {label}: done", file=sys.stderr)
             results.append((label, cfg, res))
-            print(f"{game_id}: {label}: done", file=sys.stderr)
         path = ROOT / "docs" / "findings" / f"{game_id}.md"
         block = figures_block(game_id, results, args.games, args.seed)
         text = path.read_text() if path.exists() else f"# Findings: {game_id}\n\n{START}\n{END}\n"
