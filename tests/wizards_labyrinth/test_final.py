@@ -216,7 +216,7 @@ def test_combat_bonus_consumable_played_before_the_dice():
     s.hero(1).hand = ["Battle Elixir"]
     put(s, 5, "m1")
     to_moves(s)
-    s.rng = Dice([10, 8])  # 11 against 8 + 3 = 11: a tie the elixir wins
+    s.rng = Dice([10, 9])  # 11 against 9 + 2 = 11: a tie the elixir wins
     move_all(s, {1: ("move", 5)})
     assert s.stack[-1].kind == "boost" and s.current_seat() == 1
     s.apply(("boost", "Battle Elixir"))

@@ -231,7 +231,8 @@ class HeuristicAgent(BaseAgent):
         """The goal of this hero: every hero computes all goals the same way from public information.
 
         Keys held (or an open door): the tower entrance.  Dropped keys: go and get them.  Otherwise the
-        heroes spread out, each taking the nearest face-down room no lower seat has claimed.
+        heroes spread out, each taking the nearest face-down room no lower seat has claimed; four
+        heroes explore in pairs (the second of each pair follows the first).
         """
         b = Board(st, game.grid)
         living = [h for h in st["heroes"] if h["alive"]]
@@ -241,11 +242,15 @@ class HeuristicAgent(BaseAgent):
         dropped = [c for c, k, _cards in st["dropped"] if k]
         claimed: set[int] = set()
         goal = None
-        for h in living:
-            d = b.dist(h["pos"])
-            if dropped:
+        pairs = len(living) >= 4
+        for i, h in enumerate(living):
+            if pairs and i % 2 == 1:
+                pass  # follow the partner's goal
+            elif dropped:
+                d = b.dist(h["pos"])
                 goal = min(dropped, key=lambda c: (d.get(c, 99), c))
             else:
+                d = b.dist(h["pos"])
                 down = [c for c, t in enumerate(st["tiles"]) if t["state"] == "down" and c in d and c not in claimed]
                 if not down:
                     down = [c for c, t in enumerate(st["tiles"]) if t["state"] == "down" and c in d]
