@@ -89,3 +89,9 @@ def test_rage_corridor_keeps_the_only_path():
     # hero at A5 (20) walks 15 -> 16 (ring); dropped key at E1 (4) reaches the ring by 3 -> 8
     assert 15 not in cells and 3 not in cells
     assert {1, 2, 19, 24} <= cells
+
+
+def test_keys_dropped_inside_the_tower_do_not_stop_the_rage():
+    """Keys lost in the tower (a hero died there) need no road: taking them means winning anyway."""
+    s = raging(dropped={12: 1})
+    assert s.stack[-1].kind == "rage" and offered(s) == set(range(25)) - RING - {12, 0}

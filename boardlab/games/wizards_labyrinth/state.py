@@ -171,7 +171,7 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         goal = self.entrance_cell()
         if goal is None:
             goal = min(ring)
-        must_reach = occupied | {c for c, k in self.dropped_keys.items() if k}
+        must_reach = occupied | {c for c, k in self.dropped_keys.items() if k and c != self.tower}
         out = []
         for c in range(len(self.tiles)):
             if self.removed[c] or c == self.tower or c in ring or c in must_reach:
