@@ -349,7 +349,7 @@ class HeuristicAgent(BaseAgent):
         card = st.card(a[1])
         if army.kind == "K":
             life = sum(army.maxs)
-            return 3.0 + (1.0 if life < 6 else 0.0) if life < 5 else 1.5
+            return 3.0 + (1.0 if life < 6 else 0.0) if life < 8 else 1.5
         base = 2.0 + 0.2 * VALUE[army.kind] + (0.5 if army.leader else 0.0) + 0.3 * sum(army.maxs)
         if card.grants == "longbow":
             base += 0.3 * sum(1 for t in st.threats(army) if st.at(t) is not None and st.at(t).seat != self.me)

@@ -27,7 +27,7 @@ class ArmiesGame(Game):
     min_players = max_players = default_players = 2
     hidden_information = True
     chance = True
-    default_max_turns = 400
+    default_max_turns = 500
     state_class = ArmiesState
     rules_doc = "docs/rules/armies.md"
     options = (
