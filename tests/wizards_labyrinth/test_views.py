@@ -105,6 +105,8 @@ def test_scene_shows_wizard_hand_only_to_wizard_and_has_targets():
     assert "cards" not in hero["panels"][0] and ["Hand", "1 card(s)"] in hero["panels"][0]["rows"]
     assert any(t["clicks"] == ["card:wiz-0"] for t in wiz["targets"])
     assert wiz["boards"][0]["cols"] == 5 and len(wiz["boards"][0]["cells"]) == 25
+    wheel = wiz["boards"][1]
+    assert wheel["kind"] == "nodes" and len(wheel["nodes"]) == 9 and wheel["items"][0]["node"] == "m2"
     s.apply(("play", "Goblin"))
     scene = g.scene(s.view(0), s.legal_actions())
     assert any(t["clicks"] == ["card:tok-m1", "main:0,2"] for t in scene["targets"])

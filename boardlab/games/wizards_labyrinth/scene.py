@@ -4,13 +4,15 @@ The board is the tile grid: face-down rooms (blank, dark; the wizard sees ``key`
 on his hidden key tiles), flipped rooms with their card/mana values, the key
 tiles, the start tile and the tower (walled on every side but the entrance).
 Items are the tokens (face down when the viewer does not know them), the
-heroes (badge: hit points) and dropped loot.  Panels show the wizard's mana
+heroes (badge: hit points) and dropped loot.  A second board draws the mana
+wheel as a ring of its values with a pointer (badge: mana left this turn).  Panels show the wizard's mana
 wheel, hand (to the wizard only) and deck sizes, each hero's HP, keys,
 equipment and hand, and the cards of the current prompt.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 from boardlab.engine.components import DIRECTIONS
@@ -120,10 +122,26 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "title": game.name,
         "status": status,
         "prompt": PROMPTS.get(prompt["kind"], "") if prompt and acting == seat and seat is not None else "",
-        "boards": [{"id": "main", "kind": "grid", "cols": n, "rows": n, "cells": cells, "walls": walls, "items": items}],
+        "boards": [{"id": "main", "kind": "grid", "cols": n, "rows": n, "cells": cells, "walls": walls, "items": items},
+                   _wheel(st["wizard"])],
         "panels": panels,
         "targets": _targets(st, actions, cid),
     }
+
+
+def _wheel(w: dict[str, Any]) -> dict[str, Any]:
+    """The mana wheel as a ring of nodes 0..max; the pointer marks the current value."""
+    top = w["mana_max"]
+    nodes = []
+    for v in range(top + 1):
+        angle = 2 * math.pi * v / (top + 1) - math.pi / 2
+        nodes.append({"id": f"m{v}", "x": round(0.5 + 0.4 * math.cos(angle), 3), "y": round(0.5 + 0.4 * math.sin(angle), 3),
+                      "label": str(v), "fill": "#7a4fb5" if v == w["mana"] else "#d9cbe9", "highlight": v == w["mana"],
+                      "title": f"mana {v}" + (" (maximum: an extra card each turn)" if v == top else "")})
+    edges = [[f"m{v}", f"m{(v + 1) % (top + 1)}"] for v in range(top + 1)]
+    items = [{"id": "wheel", "node": f"m{w['mana']}", "text": "mana", "color": "#7a4fb5", "badge": str(w["mana_left"]),
+              "title": f"mana wheel at {w['mana']}, {w['mana_left']} left this turn"}]
+    return {"id": "wheel", "kind": "nodes", "nodes": nodes, "edges": edges, "items": items}
 
 
 def _card_text(game: Any, name: str) -> str:
