@@ -183,12 +183,16 @@ def rate(agents: Sequence[str], played: Sequence[tuple[Any, ...]], field: str | 
     count = {a: 0 for a in everyone}
     wins = {a: 0.0 for a in everyone}
     pairs: dict[tuple[str, str], list[float]] = {}
+    seats: dict[str, dict[int, list[float]]] = {a: {} for a in everyone}
     for item in played:
         lineup, record = item[0], item[1]
         if field is not None:
             solo = item[2]  # the seat of the agent under test
             others = [record.scores[i] for i in range(len(lineup)) if i != solo] or [0.0]
             per_agent = {lineup[solo]: record.scores[solo], f"field:{field}": sum(others) / len(others)}
+            cell = seats[lineup[solo]].setdefault(solo, [0, 0.0])
+            cell[0] += 1
+            cell[1] += record.scores[solo]
         else:
             per_agent = agent_scores(lineup, record.scores)
         names = sorted(per_agent, key=everyone.index)
@@ -223,6 +227,10 @@ def rate(agents: Sequence[str], played: Sequence[tuple[Any, ...]], field: str | 
             "sigma": round(r.sigma, 3),
             "ordinal": round(r.ordinal(), 3),
         })
+        if field is not None:  # per seat (role): in team games only some seats are decided by the agent alone
+            rows[-1]["by_seat"] = [
+                {"seat": s, "games": c[0], "win_rate": round(c[1] / c[0], 4)} for s, c in sorted(seats[a].items())
+            ]
     rows.sort(key=lambda row: (-row["rating"], agents.index(row["agent"])))
     head = []
     for (a, b), (n, score) in pairs.items():
@@ -287,6 +295,10 @@ def format_report(report: dict[str, Any]) -> str:
         lines.append("head to head (score of the first against the second; a draw counts half):")
         for h in report["head_to_head"]:
             lines.append(f"  {h['agent']} vs {h['opponent']}: {h['score']:.3f} [{h['ci_low']:.3f}, {h['ci_high']:.3f}] in {h['games']} games")
+    if report.get("field"):
+        for row in report["agents"]:
+            cells = ", ".join(f"seat {c['seat']} {c['win_rate']:.2f}" for c in row.get("by_seat", []))
+            lines.append(f"  {row['agent']} by seat: {cells}")
     if report.get("truncated"):
         lines.append(f"{report['truncated']} games were stopped by the turn cap (scored as no win).")
     if "ladder" in report:

@@ -154,6 +154,9 @@ def test_field_mode_scores_the_tested_seat_only():
     assert set(rows) == {"ismcts:iterations=15", "random"}
     assert rows["ismcts:iterations=15"]["games"] == 8 and rows["random"]["games"] == 8
     assert rows["ismcts:iterations=15"]["win_rate"] > rows["random"]["win_rate"]
+    by_seat = rows["ismcts:iterations=15"]["by_seat"]
+    assert [c["seat"] for c in by_seat] == [0, 1, 2, 3] and all(c["games"] == 2 for c in by_seat)
+    assert sum(c["win_rate"] for c in by_seat) / 4 == rows["ismcts:iterations=15"]["win_rate"]
 
 
 def test_cli_field(capsys):
