@@ -15,4 +15,4 @@ fi
 python -m pip install -q -e '.[test]'
 
 # Exit code 5 ("no tests collected") is a failure too.
-exec python -m pytest -p no:cacheprovider tests "$@"
+exec python -m pytest -p no:cacheprovider tests boardlab "$@"

@@ -10,6 +10,7 @@ import re
 import shutil
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from boardlab.engine import registry
 
@@ -93,9 +94,12 @@ def click_target_or_action(page) -> None:
     for _ in range(4):
         if page.locator(".can-click").count() == 0:
             break
-        page.locator(".can-click").first.click(force=True)
-        if page.locator("#chooser:not([hidden]) .btn").count():
-            page.locator("#chooser .btn").first.click()
+        try:
+            page.locator(".can-click").first.click(force=True, timeout=5_000)
+            if page.locator("#chooser:not([hidden]) .btn").count():
+                page.locator("#chooser .btn").first.click(timeout=5_000)
+        except PlaywrightError:  # the board was redrawn under the click (a bot moved): look again
+            continue
         page.wait_for_timeout(50)
         if state_id(page) != before or page.evaluate("document.body.dataset.turn") != "mine":
             return
@@ -109,7 +113,7 @@ def test_lobby_create_play_by_clicking_and_bot_answers(server, pages):
     page.goto(server.base + "/?game=gridtest")
     page.wait_for_selector('.game-card.selected[data-game="gridtest"]')
     assert page.locator(".game-card").count() >= 2
-    assert "secret goal" in page.locator("#setup-summary").inner_text().lower() or page.locator("#setup-summary").inner_text()
+    assert page.locator("#setup-summary").inner_text().strip()
     page.locator('.seat-row[data-seat="1"] .seg[data-kind="bot"]').click()
     shot(page, "lobby")
     page.locator("#create").click()
@@ -253,7 +257,11 @@ def test_smoke_every_registered_game(server, pages, game_id):
     page = pages.new()
     page.goto(server.base + r["seats"][0]["link"])
     page.wait_for_selector("svg.board")
-    assert page.locator("svg.board").first.bounding_box()["width"] > 100
+    # the board may be redrawn (a bot moved) between two calls, so measure it in one step
+    page.wait_for_function(
+        "(() => { const b = document.querySelector('svg.board'); return b && b.getBoundingClientRect().width > 100; })()",
+        timeout=10_000,
+    )
     for _ in range(3):
         if wait_turn(page, "mine", "over") == "over":
             break
