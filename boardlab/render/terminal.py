@@ -276,6 +276,57 @@ def _legend(items: Iterable[dict[str, Any]]) -> Text | None:
 
 
 def render_nodes(board: dict[str, Any]) -> list[RenderableType]:
+    """A graph board: a map from the nodes' x/y positions when they all have one, else a list."""
+    nodes = list(board.get("nodes") or ())
+    if nodes and all(isinstance(n.get("x"), (int, float)) and isinstance(n.get("y"), (int, float)) for n in nodes):
+        return render_node_map(board)
+    return render_node_list(board)
+
+
+def render_node_map(board: dict[str, Any], width: int = 76, height: int | None = None) -> list[RenderableType]:
+    """Nodes drawn where their x/y put them (each as up to 4 characters: its items, else its label),
+    followed by the list of occupied nodes."""
+    nodes = list(board.get("nodes") or ())
+    if height is None:
+        rows = len({round(float(n["y"]), 3) for n in nodes})
+        height = max(3, min(23, 2 * rows - 1))
+    at: dict[str, list[dict[str, Any]]] = {}
+    for it in board.get("items") or ():
+        if "node" in it:
+            at.setdefault(str(it["node"]), []).append(it)
+    canvas: list[list[tuple[str, Style]]] = [[(" ", Style())] * width for _ in range(height)]
+    xs = [float(n["x"]) for n in nodes]
+    ys = [float(n["y"]) for n in nodes]
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(ys), max(ys)
+    for n in nodes:
+        nid = str(n.get("id"))
+        col = int(round((float(n["x"]) - x0) / ((x1 - x0) or 1) * (width - 5)))
+        row = int(round((float(n["y"]) - y0) / ((y1 - y0) or 1) * (height - 1)))
+        items = at.get(nid, ())
+        if items:
+            text = "".join(_item_text(it) for it in items)[:4]
+            style = _style(items[0].get("color"), "bold")
+        else:
+            text = str(n.get("label") or nid)[:4]
+            style = Style(reverse=True) if n.get("highlight") else _style(n.get("fill"), "dim")
+        for k, ch in enumerate(text.ljust(4)[:4]):
+            if col + k < width:
+                canvas[row][col + k] = (ch, style)
+    out = Text()
+    for r, line in enumerate(canvas):
+        for ch, st in line:
+            out.append(ch, style=st)
+        if r < height - 1:
+            out.append("\n")
+    rendered: list[RenderableType] = [out]
+    occupied = [n for n in nodes if str(n.get("id")) in at]
+    if occupied:
+        rendered += render_node_list({**board, "nodes": occupied, "edges": []})
+    return rendered
+
+
+def render_node_list(board: dict[str, Any]) -> list[RenderableType]:
     """A graph board as a list: one line per node with its items and neighbours."""
     nodes = list(board.get("nodes") or ())
     labels = {str(n.get("id")): str(n.get("label") or n.get("id")) for n in nodes}
