@@ -66,12 +66,18 @@ EXPERIMENTS: dict[str, list[tuple[str, dict]]] = {
         ("beta, 4 players", {"variant": "beta", "players": 4, "agents": ["heuristic"]}),
         ("beta with the 26 October trap damage, 4 players", {"variant": "beta-playtest", "players": 4, "agents": ["heuristic"]}),
         ("alpha, 4 players", {"variant": "alpha", "players": 4, "agents": ["heuristic"]}),
+        ("final with alpha's +1 mana every wizard turn, 3 players",
+         {"variant": "final", "players": 3, "agents": ["heuristic"], "options": {"mana_per_turn": 1}}),
+        ("final with 2 damage per trap (the 26 October account), 3 players",
+         {"variant": "final", "players": 3, "agents": ["heuristic"], "options": {"trap_damage_per_trap": True}}),
     ],
     "armies": [
         ("standard (white first, Gnar Vanguard vs Torani Archers), heuristic vs heuristic", {"variant": "standard", "agents": ["heuristic"]}),
         ("roll for the first player, heuristic vs heuristic", {"variant": "roll-first", "agents": ["heuristic"]}),
         ("no decks (chess with binary-dice combat), heuristic vs heuristic", {"variant": "chess", "agents": ["heuristic"], "share": 0.5}),
         ("Witch and Woodsman (white) vs Gnar Vanguard, heuristic vs heuristic", {"variant": "witch-vs-cavalry", "agents": ["heuristic"], "share": 0.5}),
+        ("standard, white never plays Unfavorable War (restricted play)",
+         {"variant": "standard", "agents": ["heuristic"], "restrict": {0: "card:Unfavorable War"}, "share": 0.5}),
     ],
     "summoners-quest": [
         ("standard, 4 heuristic players", {"variant": "standard", "players": 4, "agents": ["heuristic"]}),
