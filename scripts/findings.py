@@ -9,6 +9,12 @@ EXPERIMENTS. The script runs them with the playtest lab (runs/findings/...),
 then rewrites the block between ``<!-- figures:start -->`` and
 ``<!-- figures:end -->`` in the game's findings file; the hand-written analysis
 around the block is kept.
+
+Run folders are named ``<game>-<i>-<hash>``. The hash covers the experiment's
+configuration and the code it depends on (the game package, the engine, the
+agents and the simulator), so a finished run is reused only while that code
+is unchanged. An experiment that crashes is reported in the block as failed,
+and the game's other experiments still run.
 """
 
 from __future__ import annotations
