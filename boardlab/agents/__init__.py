@@ -69,6 +69,21 @@ def available_agents(game: "Game | type[Game] | None" = None) -> list[str]:
     return sorted(names)
 
 
+def menu_specs(game: "Game | type[Game]") -> list[str]:
+    """Agent specs to offer a person choosing a bot (lobby, ``boardlab play``), best first.
+
+    The levels come first, then the game's own agents, the search agents and
+    ``random``, then one ``persona:<name>`` per persona of the game.  Test-only
+    (``first``) and cheating baselines (``omniscient-mcts``) are left out;
+    they stay usable by name.
+    """
+    own = [a for a in sorted(getattr(game, "agents", {})) if a not in AGENTS]
+    out = ["easy", "medium", "hard", *own, "ismcts", "mcts", "random"]
+    out += [f"persona:{p}" for p in sorted(getattr(game, "personas", {}) or {})]
+    known = set(available_agents(game))
+    return [s for s in out if s.split(":")[0] in known]
+
+
 def _resolve(target: Any) -> Any:
     if isinstance(target, str):
         module, _, attr = target.partition(":")
@@ -108,5 +123,5 @@ def make_agent(spec: str, game: "Game", seat: int, seed: int = 0) -> Agent:
 
 __all__ = [
     "AGENTS", "Agent", "BaseAgent", "Decision", "FirstAgent", "RandomAgent",
-    "agent_class", "available_agents", "check_spec", "make_agent", "parse_spec",
+    "agent_class", "available_agents", "check_spec", "make_agent", "menu_specs", "parse_spec",
 ]

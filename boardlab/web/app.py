@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from boardlab.agents import available_agents
+from boardlab.agents import menu_specs
 from boardlab.engine import BoardlabError
 from boardlab.engine.registry import game_class, game_ids
 
@@ -75,7 +75,7 @@ def _game_entry(gid: str) -> dict[str, Any]:
     cls = game_class(gid)
     spec = cls.spec()
     spec["summary"] = rules.summary(cls)
-    spec["agents"] = available_agents(cls)
+    spec["agents"] = menu_specs(cls)
     spec["has_rules"] = rules.rules_path(cls) is not None
     return spec
 
