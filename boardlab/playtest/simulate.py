@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from boardlab.agents import Decision, make_agent
 from boardlab.engine.registry import make
-from boardlab.engine.runner import agent_seed, game_seed
+from boardlab.engine.runner import agent_seed, game_seed, tune_gc_for_simulation
 
 from .metrics import lead_changes, leader_of
 
@@ -139,6 +139,7 @@ def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
 
 def play_rows(config_doc: dict[str, Any], indexes: Sequence[int]) -> list[dict[str, Any]]:
     """Play several games of a run (the unit of work a backend ships to a worker)."""
+    tune_gc_for_simulation()
     config = RunConfig.from_json(config_doc)
     game = make(config.game, players=config.players, variant=config.variant, options=config.options)
     game.record_events = False
