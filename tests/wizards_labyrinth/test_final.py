@@ -492,3 +492,38 @@ def test_illegal_action_raises():
     s = scenario()
     with pytest.raises(IllegalActionError):
         s.apply(("move", 1))
+
+
+def test_discards_of_rooms_flipped_together_add_up():
+    """Ledger 18: rooms flipped in one loot phase owe their discards together, never more than the hand.
+
+    Regression: three "cards -1" rooms flipped at once with a hand of 2 used to leave a
+    discard prompt with an empty hand (no legal action).
+    """
+    s = scenario(players=4)  # 6x6: heroes on A1 (cell 0); B1 = 1, A2 = 6, B2 = 7, C2 = 8
+    cells = {1: 0, 6: 0, 7: 8}  # room -> where its hero stands before moving in
+    for c in cells:
+        s.tiles[c] = room(s, -1, 0)
+        s.flipped[c] = False
+    s.whand = ["Goblin", "Troll"]
+    to_moves(s)
+    moves = {}
+    for h, (c, start) in zip(s.heroes, cells.items()):
+        h.pos = start
+        moves[h.seat] = ("move", c)
+    s._legal = None
+    move_all(s, moves)
+    texts = [e["text"] for e in s.events(0)]
+    assert sum(t.startswith("Room") and "cards -1" in t for t in texts) == 3
+    # the first two rooms owe the whole hand: it goes at once, and the third room owes nothing
+    assert "The wizard discards Goblin, Troll" in texts
+    assert not any(p.kind == "discard" for p in s.stack)
+    assert s.legal_actions()
+
+
+def test_a_stalled_4_player_game_now_finishes():
+    """The lab's 4-player run stopped at game 51 (seed 2026) on that discard prompt; it now finishes."""
+    from boardlab.engine.runner import game_seed, play_game
+
+    _, rec = play_game(make("wizards-labyrinth", players=4), ["heuristic"] * 4, game_seed(2026, 51))
+    assert rec.winners and not rec.truncated

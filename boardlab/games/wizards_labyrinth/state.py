@@ -586,13 +586,20 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
             self.whand += got
             self.emit(f"The wizard draws {len(got)} card(s)", to=[WIZARD], private_text=f"You draw {', '.join(got) or 'nothing'}")
         elif draw < 0 and self.whand:
-            k = min(-draw, len(self.whand))
-            if k == len(self.whand):
+            # Several rooms flipped in one loot phase share one discard prompt: what they
+            # owe adds up, and owing at least the whole hand discards it at once.
+            pending = next((q for q in self.stack if q.kind == "discard"), None)
+            owed = -draw + (pending.data["left"] if pending is not None else 0)
+            if owed >= len(self.whand):
+                if pending is not None:
+                    self.stack.remove(pending)
                 self.wdeck.discard_pile.extend(self.whand)
                 self.emit(f"The wizard discards {', '.join(self.whand)}", {"discarded": list(self.whand)})
                 self.whand = []
+            elif pending is not None:
+                pending.data["left"] = owed
             else:
-                self.stack.append(Prompt(WIZARD, "discard", {"left": k}))
+                self.stack.append(Prompt(WIZARD, "discard", {"left": owed}))
 
     def _l_discard(self, p: Prompt) -> list[tuple]:
         return [("discard", n) for n in sorted(set(self.whand))]
