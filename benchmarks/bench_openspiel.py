@@ -76,11 +76,14 @@ def mid_game(game_id: str, plies: int = 12):
     game.record_events = False
     state = game.new_state(3)
     agents = [RandomAgent(game, s, 3 + s) for s in range(game.players)]
-    for _ in range(plies):
+    n = 0
+    # play ``plies`` decisions, then on to the first real choice (a search with one legal action is trivial)
+    while n < plies or len(state.legal_actions()) < 2:
         seat = state.current_seat()
         if seat is None:
-            break
+            raise RuntimeError(f"{game_id}: the game ended before a mid-game choice")
         state.apply(agents[seat].act(Decision(state, seat)))
+        n += 1
     return game, state
 
 
