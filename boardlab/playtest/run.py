@@ -36,13 +36,7 @@ def plan_run(
     if games < 1:
         raise InvalidOptionError(f"--games must be at least 1, got {games}")
     game = make(game_id, players=players, variant=variant, options=options or {})
-    specs = list(agents or [_default_agent(game)])
-    if len(specs) == 1:
-        specs = specs * game.players
-    if len(specs) != game.players:
-        raise InvalidOptionError(f"--agents needs 1 or {game.players} agent specs, got {len(specs)}")
-    for spec in specs:
-        check_spec(spec, game)
+    specs = seat_specs(game, agents)
     for seat in (restrict or {}):
         if not 0 <= seat < game.players:
             raise InvalidOptionError(f"restricted seat {seat} is not a seat of a {game.players}-player game")
@@ -59,8 +53,16 @@ def plan_run(
     )
 
 
-def _default_agent(game: Any) -> str:
-    return "heuristic" if "heuristic" in getattr(game, "agents", {}) else "random"
+def seat_specs(game: Any, agents: Sequence[str] | None) -> list[str]:
+    """One checked agent spec per seat: ``agents`` names one per seat or one for all (default: heuristic, else random)."""
+    specs = list(agents or ["heuristic" if "heuristic" in getattr(game, "agents", {}) else "random"])
+    if len(specs) == 1:
+        specs = specs * game.players
+    if len(specs) != game.players:
+        raise InvalidOptionError(f"--agents needs 1 or {game.players} agent specs, got {len(specs)}")
+    for spec in specs:
+        check_spec(spec, game)
+    return specs
 
 
 def manifest_for(config: RunConfig, backend: str, jobs: int) -> dict[str, Any]:

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from boardlab.agents import check_spec
 from boardlab.engine.errors import InvalidOptionError
 from boardlab.engine.game import Option
 from boardlab.engine.registry import game_class, make
 
 from .metrics import balance, win_rates_by_role
+from .run import seat_specs
 from .simulate import RunConfig, play_rows
 
 SAMPLERS = ("tpe", "random", "cmaes", "nsga2", "qmc")
@@ -140,13 +140,7 @@ def tune(
     for n in names:
         if n not in available:
             raise InvalidOptionError(f"{game_id} has no tunable parameter {n!r} (tunable: {', '.join(sorted(available)) or 'none'})")
-    specs = list(agents or ["heuristic" if "heuristic" in base_game.agents else "random"])
-    if len(specs) == 1:
-        specs = specs * base_game.players
-    if len(specs) != base_game.players:
-        raise InvalidOptionError(f"--agents needs 1 or {base_game.players} specs")
-    for s in specs:
-        check_spec(s, base_game)
+    specs = seat_specs(base_game, agents)
     defaults = {n: base_game.option_values[n] for n in names}
     multi = len(tgs) > 1
     study = optuna.create_study(
