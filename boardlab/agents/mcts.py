@@ -74,6 +74,7 @@ DEFAULT_TIME_CAP = 2.0
 #: Playout length (decisions from the root) of ``depth=auto`` for games that define ``evaluate``.
 AUTO_DEPTH = 12
 ROLLOUTS = ("auto", "random", "heuristic")
+WORLDS = ("paired", "fresh")
 PRIORS = ("auto", "heuristic", "none")
 
 
@@ -106,6 +107,7 @@ class SearchAgent(BaseAgent):
         "depth": "auto",
         "prior": "auto",
         "bias": 1.0,
+        "worlds": "paired",
     }
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
@@ -122,6 +124,7 @@ class SearchAgent(BaseAgent):
         self._rollout_agents: list[Any] | None = None
         self._prior_agent: Any = None
         self.bias = float(p["bias"])
+        self.paired = p["worlds"] == "paired"
         has_heuristic = "heuristic" in getattr(game, "agents", {})
         if p["prior"] == "heuristic" or (p["prior"] == "auto" and has_heuristic and self.bias > 0):
             from . import agent_class
@@ -161,6 +164,8 @@ class SearchAgent(BaseAgent):
             raise UnknownAgentError(f"prior must be one of {', '.join(PRIORS)}, got {merged['prior']!r}")
         if merged["prior"] == "heuristic" and game is not None and "heuristic" not in getattr(game, "agents", {}):
             raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent for prior=heuristic")
+        if merged["worlds"] not in WORLDS:
+            raise UnknownAgentError(f"worlds must be one of {', '.join(WORLDS)}, got {merged['worlds']!r}")
         if merged["rollout"] not in ROLLOUTS:
             raise UnknownAgentError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {merged['rollout']!r}")
         if merged["rollout"] == "heuristic" and game is not None and "heuristic" not in getattr(game, "agents", {}):
@@ -214,18 +219,55 @@ class SearchAgent(BaseAgent):
         deadline = time.perf_counter() + self.time_limit if self.time_limit else None
         start = time.perf_counter()
         done = 0
+        paired = self.paired
+        root_seat = decision.seat
+        root_legal = decision.legal
+        root_table: dict[Any, Node] = root.kids.setdefault(root_seat, {})
+        worlds: list[tuple["State", int]] = []
         while True:
             if iterations and done >= iterations:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             done += 1
-            state = sample()
             node = root
             path: list[tuple[Node, int]] = []
             steps = 0
+            expanded = False
+            if paired:
+                # Common random numbers: the root action is chosen first (the seat's
+                # legal actions are the same in every determinization), and its k-th
+                # visit plays in world k, so root actions are compared on the same
+                # hidden deals, dice streams and playout choices.
+                for a in root_legal:
+                    child = root_table.get(a)
+                    if child is not None:
+                        child.avail += 1
+                a = self._select(root_table, root_legal, c, bias, hint, rng)
+                child = root_table.get(a)
+                if child is None:
+                    child = root_table[a] = Node()
+                    child.avail = 1
+                    expanded = True
+                k = child.visits
+                if k == len(worlds):
+                    worlds.append((sample(), rng.next64()))
+                base, wseed = worlds[k]
+                state = base.clone()
+                state.rng = Rng(wseed)
+                prng = Rng(wseed ^ 0x5DEECE66D)
+                if rollout_agents is not None:
+                    for s_, agent in enumerate(rollout_agents):
+                        agent.rng = Rng(wseed + s_ + 1)
+                state.apply(a)
+                path.append((child, root_seat))
+                node = child
+                steps = 1
+            else:
+                state = sample()
+                prng = rng
             # selection and expansion
-            while True:
+            while not expanded and not (depth_cap and steps >= depth_cap):
                 seat = state.current_seat()
                 if seat is None:
                     break
@@ -276,7 +318,7 @@ class SearchAgent(BaseAgent):
                     break
                 if rollout_agents is None:
                     legal = state.legal_actions()
-                    state.apply(legal[rng.below(len(legal))] if len(legal) > 1 else legal[0])
+                    state.apply(legal[prng.below(len(legal))] if len(legal) > 1 else legal[0])
                 else:
                     state.apply(rollout_agents[seat].act(Decision(state, seat)))
                 steps += 1
@@ -291,6 +333,27 @@ class SearchAgent(BaseAgent):
         self.last_iterations = done
         self.last_seconds = time.perf_counter() - start
         return root
+
+    @staticmethod
+    def _select(table: dict[Any, Node], legal: Any, c: float, bias: float, hint: Any, rng: Rng) -> Any:
+        """The root's UCB choice: an untried action first (the prior's move before others), else the best UCB."""
+        untried = [a for a in legal if a not in table]
+        if untried:
+            if bias and hint in untried:
+                return hint
+            return untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
+        log = math.log
+        sqrt = math.sqrt
+        best = None
+        best_score = -1.0
+        for a in legal:
+            child = table[a]
+            score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+            if bias and a == hint:
+                score += bias / (child.visits + 1)
+            if score > best_score:
+                best, best_score = a, score
+        return best
 
     def root_statistics(self, decision: Decision) -> list[dict[str, Any]]:
         """Search ``decision`` and return each legal action's visits and mean reward (for tools)."""

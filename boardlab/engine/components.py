@@ -101,6 +101,15 @@ class Deck:
         """Reshuffle the unseen draw pile (for determinization)."""
         rng.shuffle(self.draw_pile)
 
+    def copy(self) -> "Deck":
+        """An independent copy (fast path for a game's ``_copy_fields``)."""
+        new = Deck.__new__(Deck)
+        new.draw_pile = self.draw_pile[:]
+        new.discard_pile = self.discard_pile[:]
+        new.removed = self.removed[:]
+        new.reshuffle = self.reshuffle
+        return new
+
     def __repr__(self) -> str:
         return f"Deck(draw={len(self.draw_pile)}, discard={len(self.discard_pile)}, removed={len(self.removed)})"
 
@@ -247,6 +256,12 @@ class Token:
 
     def reveal_to(self, seat: int) -> None:
         self.known_by |= 1 << seat
+
+    def copy(self) -> "Token":
+        """An independent copy (fast path for a game's ``_copy_fields``)."""
+        new = Token.__new__(Token)
+        new.kind, new.face_up, new.known_by = self.kind, self.face_up, self.known_by
+        return new
 
     def flip_up(self) -> None:
         self.face_up = True

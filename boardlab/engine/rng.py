@@ -96,9 +96,26 @@ class Rng:
 
     def shuffle(self, seq: MutableSequence[T]) -> None:
         """Shuffle ``seq`` in place (Fisher-Yates)."""
+        # below(i + 1) inlined: determinizations shuffle whole decks and piles on every search iteration
+        state = self.state
+        limits = _LIMITS
         for i in range(len(seq) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = limits.get(n)
+            if limit is None:
+                limit = (1 << 64) - ((1 << 64) % n)
+                if n < 4096:
+                    limits[n] = limit
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                s = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = s ^ (s >> 31)
+                if x < limit:
+                    break
+            j = x % n
             seq[i], seq[j] = seq[j], seq[i]
+        self.state = state
 
     def __repr__(self) -> str:
         return f"Rng(state={self.state})"

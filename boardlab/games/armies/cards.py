@@ -194,6 +194,8 @@ def _through_plays(st: "ArmiesState", seat: int, names, ctx, out: list) -> None:
         card = st.card(name)
         cost = card.cost
         costly = sum(cost) > 0
+        if costly and not payable(cost, mine, None):
+            continue  # not even the whole army can pay it, so no smaller pool can
         for p in mine:
             if costly and sum(p.skill) == 0:
                 continue

@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from boardlab.engine import Deck, Prompt, Results, State, win_results
+from boardlab.engine.codec import copy_value
 
 from .combat import CombatMixin
-from .effects import EffectsMixin
+from .effects import EffectsMixin, Summon
 
 START_LIFE = 10
 
@@ -26,6 +27,35 @@ class SummonersQuestState(CombatMixin, EffectsMixin, State):
         "hands", "deck", "status", "equip", "summons", "next_uid", "traps", "gates", "entry",
         "hold", "used_equip", "used_abilities", "flow", "combat", "usage", "winner", "reason",
     )
+
+    # -- Copying (search clones constantly; the generic field copy is several times slower) --
+    def _copy_fields(self, new: "SummonersQuestState") -> None:  # type: ignore[override]
+        new.order = self.order[:]
+        new.active, new.phase, new.dice = self.active, self.phase, self.dice
+        new.pos, new.life, new.alive, new.start = self.pos[:], self.life[:], self.alive[:], self.start[:]
+        new.mana, new.used = self.mana[:], self.used[:]
+        new.hands = [h[:] for h in self.hands]
+        new.deck = self.deck.copy()
+        new.status = copy_value(self.status)
+        new.equip = [e[:] for e in self.equip]
+        summons = {}
+        for uid, m in self.summons.items():
+            c = Summon.__new__(Summon)
+            c.uid, c.card, c.owner, c.pos, c.damage = m.uid, m.card, m.owner, m.pos, m.damage
+            c.status, c.status_turns, c.equip = m.status, m.status_turns, m.equip[:]
+            summons[uid] = c
+        new.summons = summons
+        new.next_uid = self.next_uid
+        new.traps = {k: v[:] for k, v in self.traps.items()}
+        new.gates = self.gates
+        new.entry = copy_value(self.entry) if self.entry else {}
+        new.hold = self.hold[:]
+        new.used_equip = self.used_equip
+        new.used_abilities = self.used_abilities[:]
+        new.flow = copy_value(self.flow) if self.flow is not None else None
+        new.combat = copy_value(self.combat) if self.combat is not None else None
+        new.usage = {k: v[:] for k, v in self.usage.items()}
+        new.winner, new.reason = self.winner, self.reason
 
     # -- Setup ----------------------------------------------------------------
     def _setup(self) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from boardlab.engine import Deck, Prompt, Results, State, Token, record, win_results
+from boardlab.engine.codec import copy_value
 from boardlab.engine.components import DIRECTIONS
 
 from .views import ViewMixin
@@ -83,6 +84,37 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         self.todo += [("ask", "key")] * 3 + [("opening",), ("wizard_turn",)]
         self.begin_turn()
         self._run()
+
+    # ------------------------------------------------------------------ copying
+    def _copy_fields(self, new: "LabyrinthState") -> None:  # type: ignore[override]
+        """Fast clone (the generic field copy is several times slower; search clones constantly)."""
+        new.phase, new.winner, new.tower, new.entrance, new.start = self.phase, self.winner, self.tower, self.entrance, self.start
+        new.tiles = self.tiles[:]
+        new.flipped = self.flipped[:]
+        new.removed = self.removed[:]
+        new.tile_pool = self.tile_pool[:]
+        new.tokens = [[t.copy() for t in toks] if toks else [] for toks in self.tokens]
+        heroes = []
+        for h in self.heroes:
+            c = Hero.__new__(Hero)
+            c.seat, c.pos, c.prev, c.hp, c.keys = h.seat, h.pos, h.prev, h.hp, h.keys
+            c.equipment, c.hand = h.equipment[:], h.hand[:]
+            c.alive, c.frozen, c.stuck, c.sprint, c.moved, c.fought = h.alive, h.frozen, h.stuck, h.sprint, h.moved, h.fought
+            heroes.append(c)
+        new.heroes = heroes
+        new.wdeck = self.wdeck.copy()
+        new.whand = self.whand[:]
+        new.mana, new.mana_left = self.mana, self.mana_left
+        new.ldeck = self.ldeck.copy()
+        new.dropped_keys = copy_value(self.dropped_keys) if self.dropped_keys else {}
+        new.dropped_cards = copy_value(self.dropped_cards) if self.dropped_cards else {}
+        new.keys_taken, new.door_open = self.keys_taken, self.door_open
+        new.cleared = set(self.cleared)
+        new.unclaimed = set(self.unclaimed)
+        new.todo = copy_value(self.todo) if self.todo else []
+        new.pending = copy_value(self.pending) if self.pending else {}
+        new.boost = self.boost
+        new.stats = {k: v[:] for k, v in self.stats.items()}
 
     def centre_cells(self) -> list[int]:
         n = self.game.size
