@@ -108,6 +108,7 @@ class SearchAgent(BaseAgent):
         "prior": "auto",
         "bias": 1.0,
         "worlds": "paired",
+        "eval": "auto",
     }
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
@@ -119,7 +120,11 @@ class SearchAgent(BaseAgent):
         if "iterations" not in params and "time" not in params:
             self.time_limit = DEFAULT_TIME_CAP  # the default budget never keeps a human waiting
         self.c = float(p["c"])
-        self.depth = auto_depth(game) if p["depth"] == "auto" else int(p["depth"])
+        self._values = evaluation_function(game, p["eval"])
+        self.depth = (AUTO_DEPTH if self._values is not None else 0) if p["depth"] == "auto" else int(p["depth"])
+        if self._values is None:  # an explicit depth in a game without an evaluation: the engine's default
+            seats = range(game.players)
+            self._values = lambda state: tuple(state.evaluate(s) for s in seats)
         self.seed = seed
         self._rollout_agents: list[Any] | None = None
         self._prior_agent: Any = None
@@ -164,6 +169,8 @@ class SearchAgent(BaseAgent):
             raise UnknownAgentError(f"prior must be one of {', '.join(PRIORS)}, got {merged['prior']!r}")
         if merged["prior"] == "heuristic" and game is not None and "heuristic" not in getattr(game, "agents", {}):
             raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent for prior=heuristic")
+        if game is not None:
+            evaluation_function(game, merged["eval"])  # raises for an unknown choice or a bad file
         if merged["worlds"] not in WORLDS:
             raise UnknownAgentError(f"worlds must be one of {', '.join(WORLDS)}, got {merged['worlds']!r}")
         if merged["rollout"] not in ROLLOUTS:
@@ -213,7 +220,7 @@ class SearchAgent(BaseAgent):
         log = math.log
         sqrt = math.sqrt
         depth_cap = self.depth
-        players = range(decision.game.players)
+        values = self._values
         rollout_agents = self._rollout_agents
         iterations = self.iterations
         deadline = time.perf_counter() + self.time_limit if self.time_limit else None
@@ -326,7 +333,7 @@ class SearchAgent(BaseAgent):
             if state.is_over():
                 rewards = state.results().scores
             else:
-                rewards = tuple(state.evaluate(s) for s in players)
+                rewards = values(state)
             for child, seat in path:
                 child.visits += 1
                 child.total += rewards[seat]
@@ -400,11 +407,43 @@ class OmniscientMCTSAgent(SearchAgent):
 
 
 def auto_depth(game: Any) -> int:
-    """:data:`AUTO_DEPTH` if ``game``'s states define ``evaluate``, else 0 (play to the end)."""
+    """:data:`AUTO_DEPTH` if ``game`` has an evaluation (fitted or its own ``evaluate``), else 0 (play to the end)."""
+    return AUTO_DEPTH if evaluation_function(game, "auto") is not None else 0
+
+
+def evaluation_function(game: Any, choice: str) -> "Callable[[State], tuple[float, ...]] | None":
+    """How playouts cut at ``depth`` are scored: every seat's estimated chance to win.
+
+    ``choice`` is ``fitted`` (the game's fitted evaluation file), ``game`` (the
+    game's hand-written ``State.evaluate``), ``auto`` (fitted if the game has
+    one, else its own) or the path of an evaluation JSON file.  ``None`` means
+    the game offers no evaluation (playouts then run to the end).
+    """
+    from boardlab.engine.evaluation import FittedEvaluation
+
+    if choice in ("auto", "fitted"):
+        fitted = game.fitted_evaluation() if hasattr(game, "fitted_evaluation") else None
+        if fitted is not None:
+            return fitted.evaluator(game.players)
+        if choice == "fitted":
+            raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no fitted evaluation (eval=fitted)")
+        return _own_evaluate(game)
+    if choice == "game":
+        return _own_evaluate(game)
+    if not isinstance(choice, str) or not choice.endswith(".json"):
+        raise UnknownAgentError(f"eval must be auto, fitted, game or an evaluation .json file, got {choice!r}")
+    return FittedEvaluation.load(choice).evaluator(game.players)
+
+
+def _own_evaluate(game: Any) -> "Callable[[State], tuple[float, ...]] | None":
+    """The game's own ``State.evaluate`` for every seat, or ``None`` if it does not define one."""
     from boardlab.engine.state import State
 
     cls = getattr(game, "state_class", None)
-    return AUTO_DEPTH if cls is not None and cls.evaluate is not State.evaluate else 0
+    if cls is None or cls.evaluate is State.evaluate:
+        return None
+    seats = range(game.players)
+    return lambda state: tuple(state.evaluate(s) for s in seats)
 
 
 def _reseeding(base: "State", rng: Rng) -> Callable[[], "State"]:

@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "boardlab.cli.playtest",
     "boardlab.cli.compare",
     "boardlab.cli.tune",
+    "boardlab.cli.fiteval",
     "boardlab.cli.arena",
 ]
 

@@ -21,7 +21,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 from .errors import InvalidOptionError, SaveFileError, UnknownVariantError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .evaluation import FittedEvaluation
     from .state import State
+
+_EVALUATIONS: dict[str, "FittedEvaluation"] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +266,22 @@ class Game:
     #: Playing styles: persona name -> weights over ``State.features()`` keys
     #: (e.g. ``{"aggressive": {"attacks": 2.0, "health": 0.5}}``).
     personas: ClassVar[dict[str, dict[str, float]]] = {}
+
+    #: A fitted evaluation file (:mod:`boardlab.engine.evaluation`) for search agents, or ``None``.
+    evaluation_file: ClassVar[str | Path | None] = None
+
+    def fitted_evaluation(self) -> "FittedEvaluation | None":
+        """The game's fitted evaluation (read once per file), or ``None`` if it has none."""
+        path = self.evaluation_file
+        if path is None or not Path(path).exists():
+            return None
+        key = str(path)
+        cached = _EVALUATIONS.get(key)
+        if cached is None:
+            from .evaluation import FittedEvaluation
+
+            cached = _EVALUATIONS[key] = FittedEvaluation.load(path)
+        return cached
 
     def scene(self, view: dict[str, Any], actions: "Sequence[tuple]" = ()) -> dict[str, Any]:
         """Describe ``view`` as a game-neutral scene (see :mod:`boardlab.engine.scene`).

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from typing import Any, Sequence
 
 from boardlab.engine import Game, Option, Variant
@@ -56,6 +58,8 @@ class ArmiesGame(Game):
                 {"white_deck": "ethyr-shives", "black_deck": "gnar-lorin"}),
     )
     agents = {"heuristic": "boardlab.games.armies.agents:HeuristicAgent"}
+    #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
+    evaluation_file = Path(__file__).parent / "evaluation.json"
     personas = {
         "aggressive": {"material": 1.0, "general_threat": 2.0, "attacks": 1.0, "general_life": 0.5},
         "cautious": {"material": 1.0, "general_life": 2.0, "general_safety": 1.5, "cards": 0.5},

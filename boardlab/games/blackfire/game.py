@@ -11,6 +11,8 @@ Metadata, options and variants; the rules are in :mod:`.state`, the scene in
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from typing import Any, ClassVar, Sequence
 
 from boardlab.engine.game import Game, Option, Variant
@@ -66,6 +68,8 @@ class BlackfireGame(Game):
     agents: ClassVar[dict[str, str]] = {
         "heuristic": "boardlab.games.blackfire.agents:HeuristicAgent",
     }
+    #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
+    evaluation_file = Path(__file__).parent / "evaluation.json"
     personas: ClassVar[dict[str, dict[str, float]]] = {
         "runner": {"orb": 3.0, "exit_progress": 3.0, "safety": 1.0, "material": 0.5},
         "hunter": {"orb": 1.5, "material": 2.5, "enemy_carrier_pressure": 2.0, "safety": 0.5},

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from typing import Any, Sequence
 
 from boardlab.engine import ContentError, Game, InvalidOptionError, Option, Variant
@@ -63,6 +65,8 @@ class DungeonsJewel(Game):
                 {"dragon_target": 9, "fight_steal": True}),
     )
     agents = {"heuristic": "boardlab.games.dungeons_jewel.agents:HeuristicAgent"}
+    #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
+    evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
     personas = {
         "explorer": {"items": 1.0, "explored": 2.0, "health": 0.5},
         "aggressive": {"power": 1.5, "has_jewel": 3.0, "opponent_has_jewel": -2.0, "goal_closeness": 1.0},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from typing import Any, Sequence
 
 from boardlab.engine import Game, Option, Variant
@@ -49,6 +51,8 @@ class SummonersQuestGame(Game):
         Variant("defender-ties", "Combat ties go to the defender instead of a re-roll.", {"ties": "defender"}),
     )
     agents = {"heuristic": "boardlab.games.summoners_quest.agents:HeuristicAgent"}
+    #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
+    evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
     personas = {
         "warlord": {"enemy_life": -2.0, "summon_power": 1.5, "life": 0.5},
         "king-of-the-hill": {"near_chamber": 2.0, "in_centre": 2.0, "hold": 3.0, "mana": 1.0},

@@ -9,6 +9,8 @@ are variants: ``final`` (8 November), ``beta`` (23 October) and ``alpha``
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from typing import Any, Sequence
 
 from boardlab.engine import Game, Grid, Option, Variant
@@ -81,6 +83,8 @@ class WizardsLabyrinthGame(Game):
     state_class = LabyrinthState
     rules_doc = "docs/rules/wizards-labyrinth.md"
     agents = {"heuristic": "boardlab.games.wizards_labyrinth.agents:HeuristicAgent"}
+    #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
+    evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
     personas = {
         "cautious": {"hero_hp": 2.0, "keys": 1.0, "explored": 0.5},
         "explorer": {"explored": 2.0, "keys": 2.0, "hero_hp": 0.5},
