@@ -204,3 +204,34 @@ def test_rollouts_default_to_the_games_heuristic():
     assert make_agent("ismcts", make("toy"), 0)._rollout_agents is None
     assert make_agent("ismcts", make("agents-race"), 0)._prior_agent is not None
     assert make_agent("ismcts:prior=none", make("agents-race"), 0)._prior_agent is None
+
+
+class CountingDecision(Decision):
+    """A Decision that counts the determinizations it hands out."""
+
+    __slots__ = ("samples",)
+
+    def __init__(self, state):
+        super().__init__(state)
+        self.samples = 0
+
+    def sample(self, rng):
+        self.samples += 1
+        return super().sample(rng)
+
+
+@pytest.mark.parametrize("worlds", ["paired", "fresh"])
+def test_paired_worlds_reuse_the_kth_world_for_every_root_action(worlds):
+    """Paired: a root action's k-th visit plays world k, so only as many worlds are drawn as the most
+    visited action has visits.  Fresh: one determinization per iteration."""
+    game = make("agents-race", players=2)
+    agent = make_agent(f"ismcts:iterations=90:worlds={worlds}", game, seat=0, seed=3)
+    decision = CountingDecision(game.new_state(5))
+    root = agent.search(decision, agent.rng)
+    visits = [n.visits for n in root.kids[0].values()]
+    assert sum(visits) == 90
+    if worlds == "paired":
+        assert decision.samples == max(visits) < 90
+    else:
+        assert decision.samples == 90
+
