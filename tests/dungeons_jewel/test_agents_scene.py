@@ -151,3 +151,16 @@ def test_every_action_has_a_readable_label():
     for a, text in [(("place", "secret"), "place the token face down (secret)"), (("wall", "E"), "turn the wall to the E side"),
                     (("use", "spike_boots"), "use Spike boots"), (("roll",), "roll to survive"), (("take", "helmet"), "take Helmet")]:
         assert s.describe(a) == text
+
+
+def test_dragon_chance_feature_is_the_exact_two_dice_probability():
+    """P(2d6 + power >= 11): power 0 needs 11-12 (3/36), power 3 needs 8+ (15/36), power 9+ always wins."""
+    s = blank()
+    for power, ways in ((0, 3), (3, 15), (5, 26), (9, 36), (12, 36)):
+        s.power[0] = power
+        assert s.features(0)["dragon_chance"] == pytest.approx(ways / 36)
+    s.power[0] = 3
+    place(s, 0, CENTRE)
+    assert s.features(0)["dragon_reach"] == pytest.approx(15 / 36)  # on the dragon's room: full closeness
+    s.jewel = 1
+    assert s.features(0)["dragon_reach"] == 0.0  # the dragon no longer holds the jewel

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from typing import Any, Sequence
 
-from boardlab.engine import ContentError, Game, InvalidOptionError, Option, Variant
+from boardlab.engine import ContentError, Game, InvalidOptionError, Option, Variant, dice_distribution
 
 from .board import Board
 from .content import load_content
@@ -86,6 +86,10 @@ class DungeonsJewel(Game):
         self.opt_hazard = o["hazard_target"]
         self.opt_monster = o["monster_target"]
         self.opt_dragon = o["dragon_target"]
+        two_dice = dice_distribution(self.opt_die, 2)
+        #: P(two dice + power >= dragon_target) by attack power (0..len-1): the ``dragon_chance`` feature
+        self.dragon_chance = tuple(sum(p for t, p in two_dice.items() if t + power >= self.opt_dragon)
+                                   for power in range(20))
         self.opt_start_health = o["start_health"]
         self.opt_respawn_health = o["respawn_health"]
         self.opt_steal = o["fight_steal"]

@@ -156,6 +156,8 @@ class Observation:
         size = g.board.size
         mine = self.jewel == seat
         bit = 1 << seat
+        chance = g.dragon_chance[min(int(self.power[seat]), len(g.dragon_chance) - 1)]
+        closeness = 1.0 - self._goal_distance(seat) / (2 * size)
         seen = sum(1 for c, k in enumerate(self.tokens) if k is not None and self.known[c] & (bit | _FACE_UP))
         return {
             "health": float(self.health[seat]),
@@ -163,8 +165,12 @@ class Observation:
             "items": float(len(self.items[seat])),
             "has_jewel": 1.0 if mine else 0.0,
             "opponent_has_jewel": 1.0 if self.jewel is not None and not mine else 0.0,
-            "goal_closeness": 1.0 - self._goal_distance(seat) / (2 * size),
+            "goal_closeness": closeness,
             "explored": seen / g.board.cells,
+            # the chance to beat the dragon now (two dice + power): what more attack power is worth
+            "dragon_chance": chance,
+            # ... and how near that fight is, while the dragon still holds the jewel
+            "dragon_reach": chance * closeness if self.jewel is None else 0.0,
         }
 
     def evaluate(self, seat: int) -> float:
