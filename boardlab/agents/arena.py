@@ -9,6 +9,11 @@ deals: deal *i* uses seed ``game_seed(seed, i)`` in every lineup, so the
 luck of the cards is shared too.  ``games`` is the total number of games,
 rounded up to a whole number of deals.
 
+Resuming.  With a ``log`` file, every finished game is appended to it as one
+JSON line (after a header line naming the arena), and a later run with the
+same arena (game, options, agents, field, seed) skips the games already in
+the file: a stopped run loses nothing, and a larger ``games`` continues it.
+
 Head to head.  For every pair of agents that met, the report gives the
 first's score against the second (1 when it scored more in a game, 0.5 on
 equal scores) with a Wilson interval.
@@ -30,27 +35,46 @@ unknown player); ``sigma`` is its uncertainty and ``ordinal`` = mu - 3 sigma.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import time
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from boardlab.engine.errors import SaveFileError
 from boardlab.engine.runner import GameRecord, game_seed
 
 if TYPE_CHECKING:  # pragma: no cover
     from boardlab.engine.game import Game
 
 
-def lineups(agents: Sequence[str], players: int, field: str | None = None) -> list[tuple[str, ...]]:
+def lineups(agents: Sequence[str], players: int, field: str | None = None,
+            roles: Sequence[str] | None = None) -> list[tuple[str, ...]]:
     """Seat assignments (one agent spec per seat) covering every group and rotation.
 
     With a ``field`` agent, each agent instead sits alone in each seat in
     turn with the field agent in every other seat (the fair comparison for
     asymmetric and team games: same roles, same opponents, same deals).
+
+    With ``roles`` (each seat's role, ``State.roles()``), each agent plays
+    every seat of one side: one agent per side, rotated so that each agent
+    plays each side once (the head-to-head of asymmetric team games:
+    the wizard against all the heroes).
+
+    >>> lineups(["a", "b"], 3, roles=("wizard", "hero", "hero"))
+    [('a', 'b', 'b'), ('b', 'a', 'a')]
     """
     k = len(agents)
     if k == 0:
         raise ValueError("the arena needs at least one agent")
+    if roles is not None:
+        sides = list(dict.fromkeys(roles))
+        if field is not None:
+            raise ValueError("sides mode and a field agent cannot be combined")
+        if k != len(sides):
+            raise ValueError(f"sides mode needs one agent per side ({len(sides)}: {', '.join(sides)}), got {k}")
+        return [tuple(agents[(sides.index(roles[s]) + r) % k] for s in range(players)) for r in range(k)]
     if field is not None:
         return [tuple(a if s == seat else field for s in range(players)) for a in agents for seat in range(players)]
     if k <= players:
@@ -104,8 +128,16 @@ def run_arena(
     *,
     field: str | None = None,
     progress: Callable[[int], None] | None = None,
+    log: "str | os.PathLike[str] | None" = None,
+    sides: bool = False,
 ) -> dict[str, Any]:
     """Play ``agents`` against each other in ``game``; return the arena report (see module docs).
+
+    With ``sides``, each agent plays every seat of one side at a time (see
+    :func:`lineups`): one agent per side (``State.roles()``).
+
+    With ``log``, finished games are appended to that JSON-lines file and
+    games already in it are not played again (see "Resuming" above).
 
     With ``field``, every agent plays each seat against copies of the field
     agent (see :func:`lineups`); an agent's score is then its own seat's.
@@ -124,31 +156,45 @@ def run_arena(
         check_spec(spec, game)
     if games < 1:
         raise ValueError("games must be at least 1")
-    table = lineups(agents, game.players, field)
+    roles = game.new_state(seed).roles() if sides else None
+    table = lineups(agents, game.players, field, roles)
     deals = -(-games // len(table))
     seeds = [game_seed(seed, i) for i in range(deals)]
     tasks = [(i * len(table) + j, lineup, s) for i, s in enumerate(seeds) for j, lineup in enumerate(table)]
+    lineup_of = {order: lineup for order, lineup, _ in tasks}
     config = game.config()
     t0 = time.perf_counter()
     results: list[tuple[int, GameRecord]] = []
-    if jobs <= 1 or len(tasks) <= 1:
-        for t in tasks:
-            results.extend(_play_tasks((config, [t])))
-            if progress:
-                progress(1)
-    else:
-        import multiprocessing as mp
-
-        size = max(1, min(8, len(tasks) // (jobs * 4) or 1))
-        chunks = [(config, tasks[i : i + size]) for i in range(0, len(tasks), size)]
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        with ctx.Pool(jobs) as pool:
-            for chunk in pool.imap_unordered(_play_tasks, chunks):
-                results.extend(chunk)
+    sink = None
+    if log is not None:
+        header = {"arena": 1, "config": config, "agents": agents, "field": field, "sides": sides, "seed": seed,
+                  "lineups": [list(lu) for lu in table]}
+        done = read_log(log, header)
+        for order, record in done.items():
+            if order in lineup_of:
+                results.append((order, record))
                 if progress:
-                    progress(len(chunk))
+                    progress(1)
+        tasks = [t for t in tasks if t[0] not in done]
+        sink = _open_log(log, header)
+
+    def keep(chunk: list[tuple[int, GameRecord]]) -> None:
+        results.extend(chunk)
+        if sink is not None:
+            for order, record in chunk:
+                line = record.to_json()
+                del line["actions"], line["metrics"]
+                sink.write(json.dumps({"order": order, **line}) + "\n")
+            sink.flush()
+        if progress:
+            progress(len(chunk))
+
+    try:
+        _run_tasks(config, tasks, jobs, keep)
+    finally:
+        if sink is not None:
+            sink.close()
     results.sort(key=lambda x: x[0])
-    lineup_of = {order: lineup for order, lineup, _ in tasks}
     players = game.players
     report = rate(agents, [(lineup_of[o], r, (o % len(table)) % players) for o, r in results], field)
     report.update({
@@ -161,10 +207,82 @@ def run_arena(
         "deals": deals,
         "lineups": [list(lu) for lu in table],
         "field": field,
+        "sides": sides,
         "truncated": sum(1 for _, r in results if r.truncated),
         "seconds": round(time.perf_counter() - t0, 3),
     })
     return report
+
+
+def _run_tasks(config: dict[str, Any], tasks: list, jobs: int,
+               keep: Callable[[list[tuple[int, GameRecord]]], None]) -> None:
+    """Play ``tasks``, handing each finished chunk of games to ``keep``."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            keep(_play_tasks((config, [t])))
+        return
+    import multiprocessing as mp
+
+    size = max(1, min(8, len(tasks) // (jobs * 4) or 1))
+    chunks = [(config, tasks[i : i + size]) for i in range(0, len(tasks), size)]
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(jobs) as pool:
+        for chunk in pool.imap_unordered(_play_tasks, chunks):
+            keep(chunk)
+
+
+def read_log(path: "str | os.PathLike[str]", header: dict[str, Any]) -> dict[int, GameRecord]:
+    """The games already recorded in an arena log, by task order (empty if the file does not exist).
+
+    Raises :class:`~boardlab.engine.errors.SaveFileError` if the file belongs to a different arena or is not
+    an arena log.  A last line cut short (a run killed while writing) is ignored.
+    """
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    if not lines or not lines[0].strip():
+        return {}
+    try:
+        first = json.loads(lines[0])
+    except ValueError:
+        raise SaveFileError(f"{os.fspath(path)} is not an arena log (its first line is not JSON)") from None
+    if not isinstance(first, dict) or first.get("arena") != 1:
+        raise SaveFileError(f"{os.fspath(path)} is not an arena log (no arena header)")
+    if first != json.loads(json.dumps(header)):
+        differ = sorted(k for k in header if first.get(k) != json.loads(json.dumps(header[k])))
+        raise SaveFileError(f"{os.fspath(path)} was written by a different arena (it differs in: {', '.join(differ)})")
+    done: dict[int, GameRecord] = {}
+    for n, text in enumerate(lines[1:], start=2):
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+            order = int(row["order"])
+            done[order] = GameRecord(
+                seed=int(row["seed"]), scores=tuple(float(x) for x in row["scores"]),
+                winners=tuple(int(x) for x in row["winners"]), truncated=bool(row["truncated"]),
+                reason=str(row["reason"]), turns=int(row["turns"]), decisions=int(row["decisions"]),
+                roles=tuple(str(x) for x in row["roles"]))
+        except (ValueError, KeyError, TypeError):
+            if n == len(lines) or (n == len(lines) - 1 and not lines[-1].strip()):
+                continue  # the last line was cut short
+            raise SaveFileError(f"{os.fspath(path)} line {n} is not a game record") from None
+    return done
+
+
+def _open_log(path: "str | os.PathLike[str]", header: dict[str, Any]):  # type: ignore[no-untyped-def]
+    if os.path.exists(path) and os.path.getsize(path) > 0:
+        with open(path, "rb+") as g:  # drop a last line cut short, so appended games start on their own line
+            data = g.read()
+            if not data.endswith(b"\n"):
+                g.truncate(data.rfind(b"\n") + 1)
+    fresh = not os.path.exists(path) or os.path.getsize(path) == 0
+    f = open(path, "a", encoding="utf-8")
+    if fresh:
+        f.write(json.dumps(header) + "\n")
+        f.flush()
+    return f
 
 
 def rate(agents: Sequence[str], played: Sequence[tuple[Any, ...]], field: str | None = None) -> dict[str, Any]:
@@ -257,6 +375,8 @@ def ladder(
     *,
     field: str | None = None,
     progress: Callable[[int], None] | None = None,
+    log: "str | os.PathLike[str] | None" = None,
+    sides: bool = False,
 ) -> dict[str, Any]:
     """The skill ladder: ``base`` at each of ``budgets`` iterations, played against each other.
 
@@ -269,7 +389,7 @@ def ladder(
     if any(isinstance(b, bool) or not isinstance(b, int) or b < 1 for b in budgets):
         raise ValueError("budgets must be whole numbers >= 1")
     specs = [with_budget(base, b) for b in budgets]
-    report = run_arena(game, specs, games, seed, jobs, field=field, progress=progress)
+    report = run_arena(game, specs, games, seed, jobs, field=field, progress=progress, log=log, sides=sides)
     by_spec = {row["agent"]: row for row in report["agents"]}
     report["ladder"] = [
         {"budget": b, **{k: by_spec[s][k] for k in ("agent", "win_rate", "ci_low", "ci_high", "rating")}}

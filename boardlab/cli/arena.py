@@ -44,6 +44,8 @@ def _budgets(text: str) -> list[int]:
 @click.option("--ladder", "ladder_spec", metavar="AGENT", help="Skill ladder: this agent at each of --budgets iterations.")
 @click.option("--field", metavar="AGENT",
               help="Play each agent alone in each seat against copies of AGENT (fair for asymmetric and team games).")
+@click.option("--sides", is_flag=True,
+              help="One agent per side, playing every seat of it (asymmetric team games: wizard vs heroes).")
 @click.option("--budgets", default="25,50,100,200", show_default=True, help="Iteration budgets of the --ladder.")
 @click.option("--games", "n_games", type=click.IntRange(min=1), required=True,
               help="Total games (rounded up to whole deals played in every seating).")
@@ -53,9 +55,11 @@ def _budgets(text: str) -> list[int]:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (deal i uses a seed derived from it).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with an 'agents' list.")
-def command(game_id: str, agents: str | None, ladder_spec: str | None, field: str | None, budgets: str, n_games: int,
+@click.option("--log", "log", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Append each finished game to FILE (JSON lines) and skip games already there: resume a stopped run.")
+def command(game_id: str, agents: str | None, ladder_spec: str | None, field: str | None, sides: bool, budgets: str, n_games: int,
             players: int | None, variant: str | None, options: tuple[str, ...], seed: int, jobs: int,
-            as_json: bool) -> int:
+            as_json: bool, log: str | None) -> int:
     """Play agents against each other in GAME, seats rotated; report win rates (Wilson 95%) and OpenSkill ratings."""
     if (agents is None) == (ladder_spec is None):
         raise click.UsageError("give either --agents A,B[,C...] or --ladder AGENT")
@@ -75,13 +79,22 @@ def command(game_id: str, agents: str | None, ladder_spec: str | None, field: st
         if spec == "human":
             raise UnknownAgentError("the 'human' agent cannot play in the arena")
         check_agent(spec, game, 0)
-    seatings = len(lineups(specs, game.players, field))
+    roles = None
+    if sides:
+        if field is not None:
+            raise click.UsageError("--sides and --field cannot be combined")
+        roles = game.new_state(seed).roles()
+        n_sides = len(set(roles))
+        if len(specs) != n_sides:
+            raise click.UsageError(f"--sides needs one agent per side: {n_sides} ({', '.join(dict.fromkeys(roles))}), got {len(specs)}")
+    seatings = len(lineups(specs, game.players, field, roles))
     total = -(-n_games // seatings) * seatings
 
     def run(progress=None):  # type: ignore[no-untyped-def]
         if ladder_spec is not None:
-            return ladder(game, ladder_spec.strip(), steps, n_games, seed, jobs, field=field, progress=progress)
-        return run_arena(game, specs, n_games, seed, jobs, field=field, progress=progress)
+            return ladder(game, ladder_spec.strip(), steps, n_games, seed, jobs, field=field, progress=progress, log=log,
+                          sides=sides)
+        return run_arena(game, specs, n_games, seed, jobs, field=field, progress=progress, log=log, sides=sides)
 
     err = console(stderr=True)
     if err.is_terminal and not as_json:

@@ -173,3 +173,103 @@ def test_head_to_head_counts_each_meeting():
     head = {(h["agent"], h["opponent"]): h for h in rate(["a", "b", "c"], played)["head_to_head"]}
     assert head[("a", "b")]["games"] == 3 and head[("a", "b")]["score"] == round(2.5 / 3, 4)
     assert head[("b", "c")]["score"] == 0.5
+
+
+def test_sides_lineups_give_each_agent_a_whole_side():
+    roles = ("wizard", "hero", "hero", "hero")
+    assert lineups(["a", "b"], 4, roles=roles) == [("a", "b", "b", "b"), ("b", "a", "a", "a")]
+    assert lineups(["a", "b"], 2, roles=("seat 0", "seat 1")) == lineups(["a", "b"], 2)
+    with pytest.raises(ValueError, match="one agent per side"):
+        lineups(["a", "b", "c"], 3, roles=("wizard", "hero", "hero"))
+    with pytest.raises(ValueError, match="field"):
+        lineups(["a", "b"], 3, field="f", roles=("wizard", "hero", "hero"))
+
+
+def test_sides_mode_scores_each_agent_by_its_side():
+    rep = run_arena(make("wizards-labyrinth", players=3), ["heuristic", "random"], 4, seed=3, sides=True)
+    assert rep["sides"] is True and rep["lineups"] == [["heuristic", "random", "random"], ["random", "heuristic", "heuristic"]]
+    rows = {r["agent"]: r for r in rep["agents"]}
+    # one side wins every game, so the two agents' scores add up to the number of games
+    assert rows["heuristic"]["wins"] + rows["random"]["wins"] == 4
+    assert rep["head_to_head"][0]["games"] == 4
+
+
+def test_cli_sides(capsys):
+    code, out, err = run_cli(capsys, "arena", "wizards-labyrinth", "--players", "3", "--sides",
+                             "--agents", "heuristic,random", "--games", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["lineups"] == [["heuristic", "random", "random"], ["random", "heuristic", "heuristic"]]
+    code, out, err = run_cli(capsys, "arena", "wizards-labyrinth", "--players", "3", "--sides",
+                             "--agents", "heuristic,random,first", "--games", "2")
+    assert code == 2 and "one agent per side" in err and len(err.strip().splitlines()) == 1
+
+
+def _played(monkeypatch):
+    """Count the games the arena actually plays."""
+    import boardlab.agents.arena as arena
+
+    count = []
+    real = arena._play_tasks
+
+    def counting(args):
+        count.extend(args[1])
+        return real(args)
+
+    monkeypatch.setattr(arena, "_play_tasks", counting)
+    return count
+
+
+def test_log_resumes_a_stopped_arena_without_replaying(tmp_path, monkeypatch):
+    game = make("toy")
+    agents = ["ismcts:iterations=5", "random"]
+    whole = run_arena(game, agents, 12, seed=4)
+    log = tmp_path / "arena.jsonl"
+    played = _played(monkeypatch)
+    first = run_arena(game, agents, 6, seed=4, log=log)
+    assert len(played) == 6 and len(log.read_text().splitlines()) == 1 + 6
+    resumed = run_arena(game, agents, 12, seed=4, log=log)
+    assert len(played) == 12  # only the 6 new games were played
+    assert resumed["agents"] == whole["agents"] and resumed["games"] == 12
+    assert first["games"] == 6
+    again = run_arena(game, agents, 12, seed=4, log=log)
+    assert len(played) == 12 and again["agents"] == whole["agents"]
+
+
+def test_log_drops_a_line_cut_short_and_replays_that_game(tmp_path, monkeypatch):
+    game = make("toy")
+    agents = ["first", "random"]
+    whole = run_arena(game, agents, 8, seed=2)
+    log = tmp_path / "arena.jsonl"
+    run_arena(game, agents, 8, seed=2, log=log)
+    text = log.read_text()
+    log.write_text(text[: len(text) - 7])  # a run killed while writing its last game
+    played = _played(monkeypatch)
+    assert run_arena(game, agents, 8, seed=2, log=log)["agents"] == whole["agents"]
+    assert len(played) == 1
+    assert len(log.read_text().splitlines()) == 1 + 8
+
+
+def test_log_of_another_arena_or_not_a_log_is_refused(tmp_path, capsys):
+    from boardlab.engine.errors import SaveFileError
+
+    game = make("toy")
+    log = tmp_path / "arena.jsonl"
+    run_arena(game, ["first", "random"], 2, seed=2, log=log)
+    before = log.read_text()
+    with pytest.raises(SaveFileError, match="different arena.*seed"):
+        run_arena(game, ["first", "random"], 2, seed=3, log=log)
+    with pytest.raises(SaveFileError, match="agents"):
+        run_arena(game, ["random", "first"], 2, seed=2, log=log)
+    assert log.read_text() == before  # nothing written
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello\n")
+    with pytest.raises(SaveFileError, match="not an arena log"):
+        run_arena(game, ["first", "random"], 2, seed=2, log=bad)
+    lines = before.splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join([lines[0], "{oops", lines[1]]) + "\n")
+    with pytest.raises(SaveFileError, match="line 2"):
+        run_arena(game, ["first", "random"], 2, seed=2, log=broken)
+    code, out, err = run_cli(capsys, "arena", "toy", "--agents", "first,random", "--games", "2", "--seed", "9",
+                             "--log", str(log))
+    assert code == 2 and "different arena" in err and len(err.strip().splitlines()) == 1
