@@ -38,6 +38,9 @@ Parameters (``ismcts:iterations=400:rollout=heuristic``):
 ``c``           UCB exploration constant (default 0.7, for rewards in [0, 1])
 ``rollout``     ``random``, ``heuristic`` (the game's ``heuristic`` agent plays the
                 playouts) or ``auto`` (the default: heuristic if the game has one)
+``variety``     ``auto`` (the default): heuristic playouts draw the parameters the game
+                lists in ``Game.playout_variety`` per playout and seat; ``none``: the
+                heuristic's defaults in every playout
 ``depth``       stop a playout after this many decisions from the root and use
                 ``evaluate`` (0 = play to the end; ``auto``, the default, is
                 :data:`AUTO_DEPTH` for games that define ``evaluate``, else 0)
@@ -76,6 +79,7 @@ AUTO_DEPTH = 12
 ROLLOUTS = ("auto", "random", "heuristic")
 WORLDS = ("paired", "fresh")
 PRIORS = ("auto", "heuristic", "none")
+VARIETIES = ("auto", "none")
 
 
 class Node:
@@ -109,6 +113,7 @@ class SearchAgent(BaseAgent):
         "bias": 1.0,
         "worlds": "paired",
         "eval": "auto",
+        "variety": "auto",
     }
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
@@ -140,6 +145,10 @@ class SearchAgent(BaseAgent):
 
             cls = agent_class("heuristic", game)
             self._rollout_agents = [cls(game, s, derive_seed(seed, 77, s)) for s in range(game.players)]
+        #: (parameter, values) pairs drawn per playout and seat for the heuristic playouts.
+        self._variety: list[tuple[str, tuple[Any, ...]]] = []
+        if self._rollout_agents is not None and p["variety"] == "auto":
+            self._variety = [(k, tuple(v)) for k, v in sorted(getattr(game, "playout_variety", {}).items())]
         #: Statistics of the last search (for benchmarks and the curious).
         self.last_iterations = 0
         self.last_seconds = 0.0
@@ -171,6 +180,8 @@ class SearchAgent(BaseAgent):
             raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent for prior=heuristic")
         if game is not None:
             evaluation_function(game, merged["eval"])  # raises for an unknown choice or a bad file
+        if merged["variety"] not in VARIETIES:
+            raise UnknownAgentError(f"variety must be one of {', '.join(VARIETIES)}, got {merged['variety']!r}")
         if merged["worlds"] not in WORLDS:
             raise UnknownAgentError(f"worlds must be one of {', '.join(WORLDS)}, got {merged['worlds']!r}")
         if merged["rollout"] not in ROLLOUTS:
@@ -231,6 +242,7 @@ class SearchAgent(BaseAgent):
         root_legal = decision.legal
         root_table: dict[Any, Node] = root.kids.setdefault(root_seat, {})
         worlds: list[tuple["State", int]] = []
+        variety = self._variety
         while True:
             if iterations and done >= iterations:
                 break
@@ -266,6 +278,8 @@ class SearchAgent(BaseAgent):
                 if rollout_agents is not None:
                     for s_, agent in enumerate(rollout_agents):
                         agent.rng = Rng(wseed + s_ + 1)
+                    if variety:
+                        self._vary(rollout_agents, variety, Rng(wseed ^ 0x9E3779B9))
                 state.apply(a)
                 path.append((child, root_seat))
                 node = child
@@ -273,6 +287,8 @@ class SearchAgent(BaseAgent):
             else:
                 state = sample()
                 prng = rng
+                if variety:
+                    self._vary(rollout_agents, variety, rng)
             # selection and expansion
             while not expanded and not (depth_cap and steps >= depth_cap):
                 seat = state.current_seat()
@@ -340,6 +356,14 @@ class SearchAgent(BaseAgent):
         self.last_iterations = done
         self.last_seconds = time.perf_counter() - start
         return root
+
+    @staticmethod
+    def _vary(agents: list[Any], variety: list[tuple[str, tuple[Any, ...]]], rng: Rng) -> None:
+        """Give each playout agent one value of every varied heuristic parameter."""
+        for agent in agents:
+            params = agent.params
+            for key, values in variety:
+                params[key] = values[rng.below(len(values))]
 
     @staticmethod
     def _select(table: dict[Any, Node], legal: Any, c: float, bias: float, hint: Any, rng: Rng) -> Any:

@@ -267,6 +267,11 @@ class Game:
     #: (e.g. ``{"aggressive": {"attacks": 2.0, "health": 0.5}}``).
     personas: ClassVar[dict[str, dict[str, float]]] = {}
 
+    #: Heuristic parameters that search playouts may vary: parameter name -> the values
+    #: to draw from, one draw per playout and seat (``ismcts:variety=auto``).  Playouts
+    #: that follow several plans let the search compare plans, not only next moves.
+    playout_variety: ClassVar[dict[str, tuple[Any, ...]]] = {}
+
     #: A fitted evaluation file (:mod:`boardlab.engine.evaluation`) for search agents, or ``None``.
     evaluation_file: ClassVar[str | Path | None] = None
 

@@ -137,14 +137,16 @@ class RaceState(State):
 
 
 class RaceHeuristic(BaseAgent):
-    """Steps 2; blocks a move that brings anyone within 3 of the target."""
+    """Steps 2; blocks a move that brings anyone within ``margin`` (3) of the target."""
+
+    defaults = {"margin": 3}
 
     def act(self, decision):
         legal = decision.legal
         if ("step", 2) in legal:
             return ("step", 2)
         st = decision.view["state"]
-        if ("block",) in legal and max(st["pos"]) >= decision.game.option_values["target"] - 3:
+        if ("block",) in legal and max(st["pos"]) >= decision.game.option_values["target"] - self.params["margin"]:
             return ("block",)
         return ("pass",)
 

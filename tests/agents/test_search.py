@@ -235,3 +235,28 @@ def test_paired_worlds_reuse_the_kth_world_for_every_root_action(worlds):
     else:
         assert decision.samples == 90
 
+
+
+def test_playout_variety_draws_the_games_listed_parameters_per_playout():
+    game = make("agents-race", players=2)
+    game.playout_variety = {"margin": (1, 5)}
+    seen = set()
+    for seed in range(6):
+        agent = make_agent("ismcts:iterations=12", game, seat=0, seed=seed)
+        assert agent._variety == [("margin", (1, 5))]
+        agent.search(Decision(game.new_state(seed)), agent.rng)
+        seen |= {a.params["margin"] for a in agent._rollout_agents}
+    assert seen == {1, 5}
+    plain = make_agent("ismcts:iterations=12:variety=none", game, seat=0, seed=1)
+    plain.search(Decision(game.new_state(1)), plain.rng)
+    assert plain._variety == [] and {a.params["margin"] for a in plain._rollout_agents} == {3}
+    a = make_agent("ismcts:iterations=30", game, seat=0, seed=4).act(Decision(game.new_state(2)))
+    b = make_agent("ismcts:iterations=30", game, seat=0, seed=4).act(Decision(game.new_state(2)))
+    assert a == b
+    with pytest.raises(UnknownAgentError, match="variety"):
+        make_agent("ismcts:variety=some", game, seat=0)
+
+
+def test_games_without_variety_keep_the_heuristics_defaults():
+    agent = make_agent("ismcts:iterations=10", make("agents-race"), seat=0)
+    assert agent._variety == []
