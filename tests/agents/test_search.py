@@ -260,3 +260,24 @@ def test_playout_variety_draws_the_games_listed_parameters_per_playout():
 def test_games_without_variety_keep_the_heuristics_defaults():
     agent = make_agent("ismcts:iterations=10", make("agents-race"), seat=0)
     assert agent._variety == []
+
+
+def _games_with_variety() -> list[str]:
+    from boardlab.engine import registry
+
+    return [g for g in real_games() if getattr(registry.game_class(g), "playout_variety", {})]
+
+
+@pytest.mark.parametrize("game_id", _games_with_variety())
+def test_declared_playout_variety_names_real_heuristic_parameters(game_id):
+    """A game's playout_variety must name parameters its heuristic has, each with values to draw."""
+    game = load(game_id)
+    variety = game.playout_variety
+    from boardlab.agents import agent_class
+
+    heuristic = agent_class("heuristic", game)
+    for key, values in variety.items():
+        assert key in heuristic.defaults, key
+        assert len(values) >= 2 and all(type(v) is type(heuristic.defaults[key]) for v in values)
+    agent = make_agent("ismcts:iterations=8", game, seat=0, seed=1)
+    assert [k for k, _ in agent._variety] == sorted(variety)

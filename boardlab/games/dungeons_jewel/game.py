@@ -67,6 +67,9 @@ class DungeonsJewel(Game):
     agents = {"heuristic": "boardlab.games.dungeons_jewel.agents:HeuristicAgent"}
     #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
     evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
+    #: Search playouts follow several looting plans (fight the dragon at attack power 3-6),
+    #: so the search can tell when stopping to loot pays (docs/agents.md).
+    playout_variety = {"strength": (3, 4, 5, 6)}
     personas = {
         "explorer": {"items": 1.0, "explored": 2.0, "health": 0.5},
         "aggressive": {"power": 1.5, "has_jewel": 3.0, "opponent_has_jewel": -2.0, "goal_closeness": 1.0},
