@@ -41,6 +41,9 @@ Parameters (``ismcts:iterations=400:rollout=heuristic``):
 ``variety``     ``auto`` (the default): heuristic playouts draw the parameters the game
                 lists in ``Game.playout_variety`` per playout and seat; ``none``: the
                 heuristic's defaults in every playout
+``widen``       ``auto`` (the default): when the prior ranks the legal actions
+                (``ranked(decision)``), the root searches only its best few, more
+                as iterations accumulate (progressive unpruning); ``none``: all
 ``depth``       stop a playout after this many decisions from the root and use
                 ``evaluate`` (0 = play to the end; ``auto``, the default, is
                 :data:`AUTO_DEPTH` for games that define ``evaluate``, else 0)
@@ -80,6 +83,19 @@ ROLLOUTS = ("auto", "random", "heuristic")
 WORLDS = ("paired", "fresh")
 PRIORS = ("auto", "heuristic", "none")
 VARIETIES = ("auto", "none")
+WIDENINGS = ("auto", "none")
+
+
+def unpruned(n: int) -> int:
+    """How many of the prior's best-ranked root actions are searched after ``n`` iterations.
+
+    Progressive unpruning (Chaslot et al., *Progressive strategies for Monte-Carlo
+    tree search*, 2008): 3 at first, one more each time ``n/4`` passes a square.
+
+    >>> [unpruned(n) for n in (0, 3, 4, 16, 50, 200)]
+    [3, 3, 4, 5, 6, 10]
+    """
+    return 3 + math.isqrt(n // 4)
 
 
 class Node:
@@ -114,6 +130,7 @@ class SearchAgent(BaseAgent):
         "worlds": "paired",
         "eval": "auto",
         "variety": "auto",
+        "widen": "auto",
     }
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
@@ -135,6 +152,7 @@ class SearchAgent(BaseAgent):
         self._prior_agent: Any = None
         self.bias = float(p["bias"])
         self.paired = p["worlds"] == "paired"
+        self.widen = p["widen"] == "auto"
         has_heuristic = "heuristic" in getattr(game, "agents", {})
         if p["prior"] == "heuristic" or (p["prior"] == "auto" and has_heuristic and self.bias > 0):
             from . import agent_class
@@ -180,6 +198,8 @@ class SearchAgent(BaseAgent):
             raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent for prior=heuristic")
         if game is not None:
             evaluation_function(game, merged["eval"])  # raises for an unknown choice or a bad file
+        if merged["widen"] not in WIDENINGS:
+            raise UnknownAgentError(f"widen must be one of {', '.join(WIDENINGS)}, got {merged['widen']!r}")
         if merged["variety"] not in VARIETIES:
             raise UnknownAgentError(f"variety must be one of {', '.join(VARIETIES)}, got {merged['variety']!r}")
         if merged["worlds"] not in WORLDS:
@@ -204,8 +224,8 @@ class SearchAgent(BaseAgent):
         recording = game.record_events
         game.record_events = False  # search states need no event log
         try:
-            hint = self._prior_agent.act(decision) if self._prior_agent is not None else None
-            root = self.search(decision, rng, hint)
+            hint, order = self._prior(decision)
+            root = self.search(decision, rng, hint, order)
         finally:
             game.record_events = recording
         table = root.kids.get(decision.seat, {})
@@ -217,12 +237,34 @@ class SearchAgent(BaseAgent):
                 best, best_visits = a, child.visits
         return best
 
-    def search(self, decision: Decision, rng: Rng, hint: "Action | None" = None) -> Node:
+    def _prior(self, decision: Decision) -> "tuple[Action | None, list[Action] | None]":
+        """The prior agent's move, and its ranking of the legal actions when it offers one.
+
+        A prior agent may define ``ranked(decision)``: the legal actions best first
+        (its own move first).  With ``widen=auto`` the root then searches only the
+        best-ranked few, more as iterations accumulate (:func:`unpruned`).
+        """
+        agent = self._prior_agent
+        if agent is None:
+            return None, None
+        ranked = getattr(agent, "ranked", None)
+        if ranked is None or not self.widen:
+            return agent.act(decision), None
+        order = list(ranked(decision))
+        legal = decision.legal
+        seen = set(order)
+        order += [a for a in legal if a not in seen]  # a partial ranking: the rest come last
+        return order[0], order
+
+    def search(self, decision: Decision, rng: Rng, hint: "Action | None" = None,
+               order: "list[Action] | None" = None) -> Node:
         """Run the search from ``decision`` and return the root node.
 
         ``hint`` (the prior agent's move) gets a progressive bias at the root:
         ``bias / (visits + 1)`` is added to its UCB value, so it is explored
         first and kept unless the search finds something clearly better.
+        ``order`` (the prior's ranking of the root's legal actions, best first)
+        restricts the root to its first :func:`unpruned` actions.
         """
         bias = self.bias if hint is not None else 0.0
         sample = self._root_sampler(decision, rng)
@@ -258,6 +300,8 @@ class SearchAgent(BaseAgent):
                 # legal actions are the same in every determinization), and its k-th
                 # visit plays in world k, so root actions are compared on the same
                 # hidden deals, dice streams and playout choices.
+                if order is not None:
+                    root_legal = order[: unpruned(done - 1)]
                 for a in root_legal:
                     child = root_table.get(a)
                     if child is not None:
@@ -295,6 +339,8 @@ class SearchAgent(BaseAgent):
                 if seat is None:
                     break
                 legal = state.legal_actions()
+                if order is not None and node is root and seat == root_seat:
+                    legal = order[: unpruned(done - 1)]
                 table = node.kids.get(seat)
                 if table is None:
                     table = node.kids[seat] = {}

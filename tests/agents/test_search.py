@@ -281,3 +281,37 @@ def test_declared_playout_variety_names_real_heuristic_parameters(game_id):
         assert len(values) >= 2 and all(type(v) is type(heuristic.defaults[key]) for v in values)
     agent = make_agent("ismcts:iterations=8", game, seat=0, seed=1)
     assert [k for k, _ in agent._variety] == sorted(variety)
+
+
+def test_unpruned_grows_with_the_iterations():
+    from boardlab.agents.mcts import unpruned
+
+    counts = [unpruned(n) for n in range(400)]
+    assert counts[0] == 3 and counts == sorted(counts) and counts[-1] == 12 and counts.count(3) == 4
+
+
+@pytest.mark.parametrize("worlds", ["paired", "fresh"])
+def test_a_ranking_prior_restricts_the_root_to_its_best_actions(worlds):
+    """With a prior that ranks the legal actions, the root searches only the first unpruned(n) of them;
+    widen=none searches them all."""
+    from boardlab.agents.mcts import unpruned
+
+    game = load("blackfire")
+    state = next(s for s in states_along(game, 3) if len(s.legal_actions()) >= 12)
+    seat = state.current_seat()
+    searched = {}
+    for widen in ("auto", "none"):
+        agent = make_agent(f"ismcts:iterations=12:worlds={worlds}:widen={widen}", game, seat=seat, seed=5)
+        agent._prior_agent.ranked = lambda d: list(reversed(d.legal))
+        hint, order = agent._prior(Decision(state))
+        root = agent.search(Decision(state), agent.rng, hint, order)
+        searched[widen] = set(root.kids[seat])
+        if widen == "auto":
+            assert order == list(reversed(state.legal_actions())) and hint == order[0]
+            assert searched["auto"] <= set(order[: unpruned(11)]) and hint in searched["auto"]
+        else:
+            assert order is None
+    assert len(searched["none"]) > unpruned(11)
+    move = make_agent("ismcts:iterations=12", game, seat=seat, seed=5)
+    move._prior_agent.ranked = lambda d: list(reversed(d.legal))
+    assert move.act(Decision(state)) in set(list(reversed(state.legal_actions()))[: unpruned(11)])
