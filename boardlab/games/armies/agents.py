@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from boardlab.agents.base import BaseAgent, Decision
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .rules import ArmiesState, Army
 
 VALUE = {"P": 1.0, "N": 3.0, "B": 3.2, "R": 5.0, "Q": 9.0, "K": 0.0}
+_LINE = ("B", "R", "Q")  # the pieces whose attacks the board can block
 GENERAL_HIT = 12.0
 
 
@@ -49,11 +50,20 @@ def attack_chance(st: "ArmiesState", att: "Army", dfn: "Army", kind: str = "mele
     return win_chance(st.offense(att), 0 if kind == "ranged" else 1, st.defense(dfn))
 
 
-def attack_squares(st: "ArmiesState", a: "Army") -> list[int]:
-    """Squares ``a`` could attack by moving (the General attacks like a king)."""
-    if a.kind == "K":
-        return list(B.KING[a.sq])
-    return B.threats(st.board, a.kind, a.sq, a.seat, st.move_limit(a.kind))
+def attack_squares(st: "ArmiesState", a: "Army") -> Sequence[int]:
+    """Squares ``a`` could attack by moving (the General attacks like a king).  Do not mutate.
+
+    Pawns, knights and the General attack the same squares whatever the board:
+    their shared tables are returned as they are.
+    """
+    kind = a.kind
+    if kind == "K":
+        return B.KING[a.sq]
+    if kind == "N":
+        return B.KNIGHT[a.sq]
+    if kind == "P":
+        return B.PAWN_ATTACKS[a.seat][a.sq]
+    return B.threats(st.board, kind, a.sq, a.seat, st.move_limit(kind))
 
 
 def _life(st: "ArmiesState", seat: int) -> int:
@@ -73,8 +83,14 @@ def features(st: "ArmiesState", seat: int) -> dict[str, float]:
         leaders[a.seat] += a.leader is not None
     gsq = [st.general(s).sq for s in (0, 1)]
     hits = [0, 0]
-    for a in st.armies.values():
-        if gsq[1 - a.seat] in attack_squares(st, a):
+    board = st.board
+    for a in st.armies.values():  # ``gsq[1 - a.seat] in attack_squares(st, a)``, without building the lists
+        g = gsq[1 - a.seat]
+        if a.kind == "K":
+            hit = g in B.KING[a.sq]
+        else:
+            hit = B.threatens(board, a.kind, a.sq, a.seat, g, st.move_limit(a.kind))
+        if hit:
             hits[a.seat] += 1
     o = 1 - seat
     return {
@@ -99,17 +115,50 @@ def evaluate(st: "ArmiesState", seat: int) -> float:
 
 
 class HeuristicAgent(BaseAgent):
-    """Plays useful cards, then the move with the best expected gain (see the module docs)."""
+    """Plays useful cards, then the move with the best expected gain (see the module docs).
+
+    Scoring reads one sampled state, :attr:`st`, many times over (every legal
+    move asks for the same attack squares, Generals and values), so facts about
+    it are cached on first use and dropped whenever :attr:`st` is assigned
+    (set :attr:`me`, the seat scored for, first).  The caches describe the
+    position as it is: the scoring rules that move a piece temporarily (to see
+    what it would attack from its new square) do so only around code that does
+    not read them, or that recomputes what the move changes.
+    """
 
     defaults = {"card_threshold": 0.3}
+    #: The last move chosen (from, to): moving straight back is discouraged.
+    prev: tuple[int, int] | None = None
+
+    @property
+    def st(self) -> "ArmiesState":
+        """The sampled state being scored (assigning it clears the per-state caches)."""
+        return self._st
+
+    @st.setter
+    def st(self, st: "ArmiesState") -> None:
+        self._st = st
+        self._reach_cache: dict[int, Sequence[int]] = {}  # army id -> attack_squares on the unchanged board
+        self._stats_cache: dict[int, tuple[int, int]] = {}  # army id -> (offense, defense)
+        self._worth_cache: dict[int, float] = {}
+        self._general_cache: list["Army | None"] = [None, None]
+        self._life_cache: list[int | None] = [None, None]
+        self._danger_cache: dict[int, float] | None = None  # with _cover, _foes and _mine (see _danger)
+        self._cover: dict[int, int] = {}
+        self._foes: list[tuple["Army", Sequence[int]]] = []
+        self._mine: list[tuple["Army", Sequence[int]]] = []
+        self._endgame_cache: bool | None = None
+        self._ring_cache: tuple[dict[int, int], int] | None = None  # (see _box)
+        self._facts_cache: tuple | None = None  # (see _move_facts)
+        self._limit_cache: dict[str, int] = {}
 
     def act(self, decision: Decision):
         legal = decision.legal
         if len(legal) == 1:
             return legal[0]
         st = decision.sample(self.rng.next64())
-        self.st = st
         self.me = decision.seat
+        self.st = st
         kind = st.stack[-1].kind if st.stack else None
         if kind == "pay":
             return ("autopay",)
@@ -158,6 +207,45 @@ class HeuristicAgent(BaseAgent):
         g = self.st.general(self.me)
         return min(legal, key=lambda a: (dem[DOMAINS.index(a[1])] - g.maxs[DOMAINS.index(a[1])], a))
 
+    # -- per-state facts (cached; see the class docs) ----------------------------
+    def _reach(self, a: "Army") -> Sequence[int]:
+        """:func:`attack_squares` of ``a`` on the unchanged board.  Do not mutate."""
+        r = self._reach_cache.get(a.id)
+        if r is None:
+            r = self._reach_cache[a.id] = attack_squares(self.st, a)
+        return r
+
+    def _stats(self, a: "Army") -> tuple[int, int]:
+        """``(offense, defense)`` of ``a``."""
+        r = self._stats_cache.get(a.id)
+        if r is None:
+            r = self._stats_cache[a.id] = (self.st.offense(a), self.st.defense(a))
+        return r
+
+    def _worth(self, a: "Army") -> float:
+        """What losing ``a`` costs: its piece value plus its bonuses."""
+        w = self._worth_cache.get(a.id)
+        if w is None:
+            off, dfn = self._stats(a)
+            w = self._worth_cache[a.id] = VALUE[a.kind] + 0.3 * (off + dfn)
+        return w
+
+    def _general(self, seat: int) -> "Army":
+        g = self._general_cache[seat]
+        if g is None:
+            g = self._general_cache[seat] = self.st.general(seat)
+        return g
+
+    def _life_of(self, seat: int) -> int:
+        life = self._life_cache[seat]
+        if life is None:
+            life = self._life_cache[seat] = _life(self.st, seat)
+        return life
+
+    def _chance(self, att: "Army", dfn: "Army") -> float:
+        """:func:`attack_chance` of a melee attack."""
+        return win_chance(self._stats(att)[0], 1, self._stats(dfn)[1])
+
     # -- scoring ---------------------------------------------------------------
     def score(self, a) -> float:
         k = a[0]
@@ -165,54 +253,89 @@ class HeuristicAgent(BaseAgent):
         return fn(a) if fn is not None else 0.0
 
     def _danger(self) -> dict[int, float]:
-        """Squares the enemy could attack -> value of the cheapest such attacker."""
-        cache = getattr(self, "_danger_cache", None)
-        if cache is not None and cache[0] is self.st:
-            return cache[1]
+        """Squares the enemy could attack -> value of the cheapest such attacker.
+
+        Also fills ``_cover`` (square -> how many of our armies could attack
+        it), ``_foes`` (the enemy armies able to attack) and ``_mine`` (our
+        armies), the last two as ``(army, attack squares)`` pairs.
+        """
+        out = self._danger_cache
+        if out is not None:
+            return out
         st = self.st
-        out: dict[int, float] = {}
+        out = {}
         cover: dict[int, int] = {}
+        foes = []
+        mine = []
         for e in st.armies.values():
             if e.seat != self.me:
                 if st.can_attack(e):
+                    reach = self._reach(e)
+                    foes.append((e, reach))
                     v = VALUE[e.kind] if e.kind != "K" else 4.0
-                    for t in attack_squares(st, e):
+                    for t in reach:
                         if out.get(t, 99.0) > v:
                             out[t] = v
             else:
-                for t in attack_squares(st, e):
+                reach = self._reach(e)
+                mine.append((e, reach))
+                for t in reach:
                     cover[t] = cover.get(t, 0) + 1
-        self._danger_cache = (st, out)
+        self._danger_cache = out
         self._cover = cover
+        self._foes = foes
+        self._mine = mine
         return out
+
+    def _move_facts(self) -> tuple[dict[int, float], dict[int, int], int, int, bool, float, float]:
+        """What scoring any move reads about the state: ``(danger, cover, enemy General's square,
+        our General's square, endgame?, risk, pawn push)``."""
+        facts = self._facts_cache
+        if facts is None:
+            st = self.st
+            danger = self._danger()
+            facts = self._facts_cache = (
+                danger, self._cover, self._general(1 - self.me).sq, self._general(self.me).sq, self._endgame(),
+                max(0.25, 0.8 - st.turn / 300.0), 0.05 + min(st.turn, 300) / 750.0,
+            )
+        return facts
+
+    def _limit(self, kind: str) -> int:
+        """``st.move_limit(kind)``."""
+        n = self._limit_cache.get(kind)
+        if n is None:
+            n = self._limit_cache[kind] = self.st.move_limit(kind)
+        return n
 
     def _s_move(self, a) -> float:
         st = self.st
+        facts = self._facts_cache
+        danger, cover, eg, own_sq, endgame, risk, push = facts if facts is not None else self._move_facts()
         f, t, promo = a[1], a[2], a[3]
-        me = st.at(f)
-        danger = self._danger()
-        target = st.at(t)
-        v = VALUE[me.kind] + 0.3 * (st.offense(me) + st.defense(me))
+        board, armies = st.board, st.armies
+        me = armies[board[f]]
+        target = None if board[t] is None else armies[board[t]]
+        v = self._worth(me)
         score = 0.0
+        p = 0.0
         if target is not None:
-            p = attack_chance(st, me, target)
+            p = self._chance(me, target)
             if target.kind == "K":
                 score += p * (GENERAL_HIT + (100 if sum(target.maxs) == 0 else 0))
             else:
-                score += p * (VALUE[target.kind] + 0.3 * (st.offense(target) + st.defense(target)) + 0.5 * sum(target.maxs))
+                score += p * (self._worth(target) + 0.5 * sum(target.maxs))
         elif me.kind == "P" and (f & 7) != (t & 7):
             score += 1.0
-        risk = max(0.25, 0.8 - st.turn / 300.0)
         if me.kind == "K":
             hit = self._attacked_after(me, f, t, target)
-            bold = 0.35 if _life(st, self.me) > _life(st, 1 - self.me) + (1 if st.turn < 150 else 0) else 1.0
+            bold = 0.35 if self._life_of(self.me) > self._life_of(1 - self.me) + (1 if st.turn < 150 else 0) else 1.0
             if hit:
                 score -= GENERAL_HIT * 0.9 * bold
             elif f in danger:
                 score += GENERAL_HIT * 0.8
             if abs(t - f) == 2:
                 score += 0.5
-            if bold < 1.0 and t in B.KING[st.general(1 - self.me).sq]:
+            if bold < 1.0 and t in B.KING[eg]:
                 score += 4.0
             score -= 0.2
         elif target is not None and target.kind == "K" and me.kind != "N":
@@ -221,81 +344,94 @@ class HeuristicAgent(BaseAgent):
             df, dr = B.DIRS[d]
             fall = t - (dr * 8 + df)
             if fall in danger:
-                own = 1 if fall in attack_squares(st, me) else 0
-                covered = self._cover.get(fall, 0) > own
+                own = 1 if fall in self._reach(me) else 0
+                covered = cover.get(fall, 0) > own
                 score -= (v if not covered else max(0.0, v - danger[fall])) * risk
         else:
-            covered = self._cover.get(t, 0) > (1 if f in B.KNIGHT[t] or t in attack_squares(st, me) else 0)
+            covered = cover.get(t, 0) > (1 if f in B.KNIGHT[t] or t in self._reach(me) else 0)
             if t in danger:
                 loss = v if not covered else max(0.0, v - danger[t])
                 score -= loss * risk
             if f in danger:
-                covered_f = self._cover.get(f, 0) > 0
+                covered_f = cover.get(f, 0) > 0
                 was = v if not covered_f else max(0.0, v - danger[f])
                 if t not in danger:
                     score += was * 0.6
-            # attacking the General next turn
-            st.board[f] = None
-            st.board[t] = me.id
-            old = me.sq
-            me.sq = t
-            g = st.general(1 - self.me)
-            if g.sq in attack_squares(st, me):
+            # attacking the General next turn (``me`` is no General here: what it attacks from t
+            # depends on the board only through the squares it passes, where f is now empty)
+            board[f] = None
+            board[t] = me.id
+            if B.threatens(board, me.kind, t, me.seat, eg, self._limit(me.kind)):
                 score += 1.5
-            me.sq = old
-            st.board[t] = target.id if target is not None else None
-            st.board[f] = me.id
-        if getattr(self, "prev", None) == (t, f):
+            board[t] = target.id if target is not None else None
+            board[f] = me.id
+        if self.prev == (t, f):
             score -= 0.4
         # pressure on the enemy General
-        g = st.general(1 - self.me)
-        gf = (g.sq & 7, g.sq >> 3)
-        d0 = max(abs((f & 7) - gf[0]), abs((f >> 3) - gf[1]))
-        d1 = max(abs((t & 7) - gf[0]), abs((t >> 3) - gf[1]))
+        d0 = B.DISTANCE[f][eg]
+        d1 = B.DISTANCE[t][eg]
         score += 0.08 * (d0 - d1)
-        if self._endgame():
+        if endgame:
             boxed = self._box(me, f, t, target)
             score += 0.8 * boxed
             if me.kind == "K":
                 score += 0.4 * (d0 - d1)
-        mine = st.general(self.me)
-        if target is not None and mine.sq in danger and me.kind != "K" and mine.sq in attack_squares(st, target):
-            score += GENERAL_HIT * 0.7 * attack_chance(st, me, target)
+        if target is not None and own_sq in danger and me.kind != "K" and own_sq in self._reach(target):
+            score += GENERAL_HIT * 0.7 * p
         if promo:
             score += {"q": 8, "r": 4, "b": 2, "n": 2}[promo]
         if me.kind == "P":
-            push = 0.05 + min(st.turn, 300) / 750.0
             score += push * ((t >> 3) if me.seat == 0 else 7 - (t >> 3))
         return score
 
     def _endgame(self) -> bool:
+        e = self._endgame_cache
+        if e is None:
+            e = self._endgame_cache = sum(1 for a in self.st.armies.values() if a.seat != self.me) <= 4
+        return e
+
+    def _ring_cover(self, mine: list[tuple["Army", Sequence[int]]]) -> dict[int, int]:
+        """Each square next to the enemy General -> how many of ``mine`` could attack it."""
+        return {q: sum(1 for _, r in mine if q in r) for q in B.KING[self._general(1 - self.me).sq]}
+
+    def _free(self, cover: dict[int, int]) -> int:
+        """Squares next to the enemy General that none of our armies covers and no enemy holds."""
         st = self.st
-        return sum(1 for a in st.armies.values() if a.seat != self.me) <= 4
+        n = 0
+        for q, c in cover.items():
+            o = st.board[q]
+            if not c and (o is None or st.armies[o].seat == self.me):
+                n += 1
+        return n
 
     def _box(self, me, f: int, t: int, target) -> float:
         """How many escape squares of the enemy General this move takes away (endgames)."""
         st = self.st
-        g = st.general(1 - self.me)
-
-        def free() -> int:
-            covered = set()
-            for a in st.armies.values():
-                if a.seat == self.me and a is not target:
-                    covered.update(attack_squares(st, a))
-            n = 0
-            for q in B.KING[g.sq]:
-                o = st.board[q]
-                if q not in covered and (o is None or st.armies[o].seat == self.me):
-                    n += 1
-            return n
-
-        before = free()
+        self._danger()
+        if target is not None and target.seat == self.me:  # (never for a legal move)
+            mine = [(a, r) for a, r in self._mine if a is not target]
+            cover = self._ring_cover(mine)
+            before = self._free(cover)
+        else:
+            mine = self._mine
+            if self._ring_cache is None:
+                cover = self._ring_cover(mine)
+                self._ring_cache = (cover, self._free(cover))
+            cover, before = self._ring_cache
+        # What our armies attack changes only for the mover and for line pieces whose lines ran
+        # through f or t (pawns, knights and the General attack fixed squares): recount those.
+        changed = [(a, r) for a, r in mine if a is me or (a.kind in _LINE and (f in r or t in r))]
         board = st.board
         board[f] = None
         board[t] = me.id
         me.sq = t
         try:
-            after = free()
+            cover = dict(cover)
+            for a, r in changed:
+                now = attack_squares(st, a)
+                for q in cover:
+                    cover[q] += (q in now) - (q in r)
+            after = self._free(cover)
         finally:
             me.sq = f
             board[t] = target.id if target is not None else None
@@ -305,12 +441,14 @@ class HeuristicAgent(BaseAgent):
     def _attacked_after(self, me, f: int, t: int, target) -> bool:
         """Could an enemy attack square ``t`` after ``me`` moves there from ``f`` (capturing ``target``)?"""
         st = self.st
+        self._danger()
         board = st.board
         board[f] = None
         board[t] = me.id
         try:
-            for e in st.armies.values():
-                if e.seat != self.me and e is not target and st.can_attack(e) and t in attack_squares(st, e):
+            # an enemy's squares change only if its lines ran through f or t; if they did not, t is not among them
+            for e, r in self._foes:
+                if e is not target and (f in r or t in r) and t in attack_squares(st, e):
                     return True
             return False
         finally:
@@ -341,7 +479,7 @@ class HeuristicAgent(BaseAgent):
     def _value(self, o: "Army") -> float:
         if o.kind == "K":
             return GENERAL_HIT
-        return VALUE[o.kind] + 0.3 * (self.st.offense(o) + self.st.defense(o)) + 0.5 * sum(o.maxs)
+        return self._worth(o) + 0.5 * sum(o.maxs)
 
     def _s_train(self, a) -> float:
         st = self.st

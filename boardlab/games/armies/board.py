@@ -66,6 +66,8 @@ def _build():
 #: ``RAYS[sq][d]``: the squares from ``sq`` outwards in direction ``d``.
 #: ``KNIGHT[sq]``/``KING[sq]``: knight and king steps.
 RAYS, KNIGHT, KING = _build()
+#: ``DISTANCE[a][b]``: king steps between two squares, ``max(|file difference|, |rank difference|)``.
+DISTANCE = tuple(tuple(max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in range(64)) for a in range(64))
 
 
 def direction(a: int, b: int) -> int | None:
@@ -84,13 +86,21 @@ def pawn_step(seat: int) -> int:
     return 8 if seat == 0 else -8
 
 
-def pawn_attacks(sq: int, seat: int) -> tuple[int, ...]:
-    """The two squares diagonally in front of a pawn (what it threatens)."""
+def _pawn_attacks(sq: int, seat: int) -> tuple[int, ...]:
     f, r = sq & 7, sq >> 3
     nr = r + (1 if seat == 0 else -1)
     if not 0 <= nr < 8:
         return ()
     return tuple(nr * 8 + nf for nf in (f - 1, f + 1) if 0 <= nf < 8)
+
+
+#: ``PAWN_ATTACKS[seat][sq]``: see :func:`pawn_attacks`.
+PAWN_ATTACKS = tuple(tuple(_pawn_attacks(sq, seat) for sq in range(64)) for seat in (0, 1))
+
+
+def pawn_attacks(sq: int, seat: int) -> tuple[int, ...]:
+    """The two squares diagonally in front of a pawn (what it threatens)."""
+    return PAWN_ATTACKS[seat][sq]
 
 
 def threats(board: list, kind: str, sq: int, seat: int, limit: int = 7) -> list[int]:
@@ -101,19 +111,36 @@ def threats(board: list, kind: str, sq: int, seat: int, limit: int = 7) -> list[
     threatens like a queen.  ``limit`` caps line range (Unseasonable Weather).
     """
     if kind == "P":
-        return list(pawn_attacks(sq, seat))
+        return list(PAWN_ATTACKS[seat][sq])
     if kind == "N":
         return list(KNIGHT[sq])
     out = []
     rays = RAYS[sq]
     for d in LINE_DIRS[kind]:
-        for i, t in enumerate(rays[d]):
-            if i >= limit:
-                break
+        for t in rays[d] if limit >= 7 else rays[d][:limit]:  # (no ray is longer than 7)
             out.append(t)
             if board[t] is not None:
                 break
     return out
+
+
+def threatens(board: list, kind: str, sq: int, seat: int, target: int, limit: int = 7) -> bool:
+    """``target in threats(board, kind, sq, seat, limit)``, without building the list (a search hot path)."""
+    if kind == "P":
+        return target in PAWN_ATTACKS[seat][sq]
+    if kind == "N":
+        return target in KNIGHT[sq]
+    d = direction(sq, target)
+    if d is None or d not in LINE_DIRS[kind]:
+        return False
+    dist = DISTANCE[sq][target]
+    if dist > limit:
+        return False
+    ray = RAYS[sq][d]
+    for i in range(dist - 1):  # the squares strictly between must be empty
+        if board[ray[i]] is not None:
+            return False
+    return True
 
 
 def initial_layout() -> list[tuple[int, str, int]]:

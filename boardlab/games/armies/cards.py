@@ -61,16 +61,25 @@ def _step(need: list[int], d: int) -> list[int] | None:
     return None
 
 
-def payable(need, pool: list["Army"], primary: "Army | None") -> bool:
-    """Can ``pool`` pay ``need`` (generic, G, E, L, T, S) with ``primary`` paying at least one point?"""
-    need = list(need)
-    if sum(need) == 0:
-        return primary is None
+def _pool_skill(pool: list["Army"]) -> list[int]:
+    """The skill points ``pool`` holds, per domain."""
     avail = [0, 0, 0, 0, 0]
     for a in pool:
         s = a.skill
         for d in range(5):
             avail[d] += s[d]
+    return avail
+
+
+def payable(need, pool: list["Army"], primary: "Army | None") -> bool:
+    """Can ``pool`` pay ``need`` (generic, G, E, L, T, S) with ``primary`` paying at least one point?"""
+    return _affordable(need, _pool_skill(pool), primary)
+
+
+def _affordable(need, avail: list[int], primary: "Army | None") -> bool:
+    """:func:`payable` for a pool holding the skill ``avail`` (see :func:`_pool_skill`; left unchanged)."""
+    if sum(need) == 0:
+        return primary is None
     if primary is None:
         return _feasible(need, avail)
     for d in range(5):
@@ -185,16 +194,17 @@ def _through_plays(st: "ArmiesState", seat: int, names, ctx, out: list) -> None:
     """Append ``("play", name, primary, square)`` for every legal way to play ``names``."""
     mine = [a for a in st.armies.values() if a.seat == seat]
     threat = {a.id: st.threats(a) for a in mine}
-    support: dict[int, list] = {}
-    for a in mine:
-        support.setdefault(a.sq, []).append(a)
-        for t in threat[a.id]:
-            support.setdefault(t, []).append(a)
+    # The pool paying for a card played onto square t: our armies on t or threatening it.
+    # ``p`` is always in the pool of its own targets (its square and the squares it
+    # threatens), so a target's pool, and the skill it holds, are the same for every card.
+    skill: dict[int, list[int]] = {}  # target square -> the skill of its pool (built when needed)
+    paid: dict[tuple, bool] = {}  # (cost, primary id, target) -> payable
+    everyone = _pool_skill(mine)
     for name in names:
         card = st.card(name)
         cost = card.cost
         costly = sum(cost) > 0
-        if costly and not payable(cost, mine, None):
+        if costly and not _affordable(cost, everyone, None):
             continue  # not even the whole army can pay it, so no smaller pool can
         for p in mine:
             if costly and sum(p.skill) == 0:
@@ -202,10 +212,17 @@ def _through_plays(st: "ArmiesState", seat: int, names, ctx, out: list) -> None:
             for t in (p.sq, *threat[p.id]):
                 if not _target_ok(st, card, p, t, ctx):
                     continue
-                pool = support.get(t, [])
-                if p not in pool:
-                    pool = [p, *pool]
-                if payable(cost, pool, p if costly else None):
+                if not costly:
+                    out.append(("play", name, p.id, t))  # payable(cost, pool, None) with nothing to pay
+                    continue
+                key = (cost, p.id, t)
+                ok = paid.get(key)
+                if ok is None:
+                    avail = skill.get(t)
+                    if avail is None:
+                        avail = skill[t] = _pool_skill([a for a in mine if a.sq == t or t in threat[a.id]])
+                    ok = paid[key] = _affordable(cost, avail, p)
+                if ok:
                     out.append(("play", name, p.id, t))
 
 

@@ -174,27 +174,33 @@ class ArmiesState(State):
         return any(getattr(self.card(n), flag) for n, _ in a.attached)
 
     def strategy_in_play(self, effect: str, owner: int | None = None) -> bool:
-        if not self.strategies:
+        strategies = self.strategies
+        if not strategies:
             return False
-        for _uid, name, own, _t in self.strategies:
-            if self.card(name).effect == effect and (owner is None or own == owner):
+        cards = self.game.cards  # (hot: move limits, defense and pawn moves ask on every search step)
+        for _uid, name, own, _t in strategies:
+            if cards[name].effect == effect and (owner is None or own == owner):
                 return True
         return False
 
     def offense(self, a: Army) -> int:
         off = a.hope + a.temp
-        if a.leader is not None:
-            off += self.card(a.leader).offense
-        for n, _ in a.attached:
-            off += self.card(n).offense
+        if a.leader is not None or a.attached:
+            cards = self.game.cards
+            if a.leader is not None:
+                off += cards[a.leader].offense
+            for n, _ in a.attached:
+                off += cards[n].offense
         return off
 
     def defense(self, a: Army) -> int:
         d = a.hope
-        if a.leader is not None:
-            d += self.card(a.leader).defense
-        for n, _ in a.attached:
-            d += self.card(n).defense
+        if a.leader is not None or a.attached:
+            cards = self.game.cards
+            if a.leader is not None:
+                d += cards[a.leader].defense
+            for n, _ in a.attached:
+                d += cards[n].defense
         if self.strategies and self.strategy_in_play("bows_and_knives", a.seat):
             d = min(d, 1)
         return d
@@ -209,8 +215,9 @@ class ArmiesState(State):
 
     def threat_limit(self, a: Army) -> int:
         if a.kind != "N" and self.strategies:
+            cards = self.game.cards
             for _uid, name, own, _t in self.strategies:
-                if own != a.seat and self.card(name).effect == "weather":
+                if own != a.seat and cards[name].effect == "weather":
                     return 1
         return 7
 
