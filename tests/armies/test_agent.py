@@ -68,3 +68,26 @@ def test_fast_clone_is_exact_and_independent():
         c.hands[0].append("x")
         assert st.dumps() != c.dumps() and all("x" not in h for h in st.hands)
         st.apply(agents[st.current_seat()].act(Decision(st)))
+
+
+def test_heuristic_ranking_starts_with_its_move_and_covers_every_legal_action():
+    """ranked() (the search's progressive unpruning order) = the agent's own move, then the rest by score."""
+    from boardlab.agents import Decision, make_agent
+
+    game = make("armies")
+    game.record_events = False
+    st = game.new_state(7)
+    players = [make_agent("heuristic", game, s, seed=1) for s in range(2)]
+    checked = 0
+    while not st.is_over() and st.decisions < 120:
+        seat = st.current_seat()
+        legal = st.legal_actions()
+        if len(legal) > 1:
+            a = make_agent("heuristic", game, seat, seed=st.decisions)
+            b = make_agent("heuristic", game, seat, seed=st.decisions)
+            order = b.ranked(Decision(st))
+            assert sorted(map(repr, order)) == sorted(map(repr, legal))
+            assert order[0] == a.act(Decision(st))
+            checked += 1
+        st.apply(players[seat].act(Decision(st)))
+    assert checked > 20

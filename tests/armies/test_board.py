@@ -163,3 +163,17 @@ def test_moving_is_optional_and_one_army_moves():
 def test_squares_round_trip():
     assert [B.square_name(B.parse_square(n)) for n in ("a1", "h8", "e4")] == ["a1", "h8", "e4"]
     assert B.direction(sq("a1"), sq("c3")) == 4 and B.direction(sq("a1"), sq("b3")) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=hs.integers(0, 10**9), kind=hs.sampled_from("PNBRQK"), limit=hs.sampled_from([1, 2, 7]))
+def test_threatens_agrees_with_threats(seed, kind, limit):
+    """The fast single-square test used by the heuristic gives exactly the squares of threats()."""
+    rng = Rng(seed)
+    density = 1 + rng.below(6)  # from a crowded board to an almost empty one
+    board = [100 + s if rng.below(density) == 0 else None for s in range(64)]
+    sq_ = rng.below(64)
+    board[sq_] = None
+    for seat in (0, 1):
+        squares = set(B.threats(board, kind, sq_, seat, limit))
+        assert {t for t in range(64) if B.threatens(board, kind, sq_, seat, t, limit)} == squares

@@ -153,19 +153,36 @@ class HeuristicAgent(BaseAgent):
         self._limit_cache: dict[str, int] = {}
 
     def act(self, decision: Decision):
+        return self._choose(decision)[0]
+
+    def ranked(self, decision: Decision) -> list:
+        """The legal actions best first: this agent's move, then the rest by score.
+
+        Search agents use the ranking to look at the most promising moves first
+        (progressive unpruning, docs/agents.md).  Prompts the agent answers by
+        rule (payment, setup, losses) keep the legal order after its answer.
+        """
+        best, scored = self._choose(decision)
+        rest = [a for _s, a in sorted(scored, key=lambda x: -x[0]) if a != best]
+        if not scored:
+            rest = [a for a in decision.legal if a != best]
+        return [best, *rest]
+
+    def _choose(self, decision: Decision) -> tuple:
+        """This agent's move and the ``(score, action)`` pairs it weighed (empty for prompts)."""
         legal = decision.legal
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], []
         st = decision.sample(self.rng.next64())
         self.me = decision.seat
         self.st = st
         kind = st.stack[-1].kind if st.stack else None
         if kind == "pay":
-            return ("autopay",)
+            return ("autopay",), []
         if kind == "setup":
-            return self._setup(legal)
+            return self._setup(legal), []
         if kind == "general_loss":
-            return self._lose(legal)
+            return self._lose(legal), []
         best, best_score = None, -1e9
         scored = []
         for a in legal:
@@ -178,12 +195,12 @@ class HeuristicAgent(BaseAgent):
             if cards:
                 s, a = max(cards, key=lambda x: x[0])
                 if s > self.params["card_threshold"]:
-                    return a
+                    return a, scored
             others = [(s, a) for s, a in scored if a[0] in ("move", "pass", "rest", "end")]
             best = max(others, key=lambda x: x[0])[1]
             if best[0] == "move":
                 self.prev = (best[1], best[2])
-        return best
+        return best, scored
 
     # -- setup and losses ------------------------------------------------------
     def _demand(self) -> list[float]:
