@@ -15,6 +15,8 @@ from typing import Any
 
 from boardlab.agents.base import BaseAgent, Decision
 
+from .views import fight_chance
+
 LOOT_VALUE = {"Long Sword": 6, "Short Sword": 5, "Boots of Haste": 4, "Battle Elixir": 4, "Shield": 3,
               "Health Potion": 3, "Leather Boots": 2, "Sprint": 1}
 CARD_VALUE = {"Goblin": 3, "Rat Swarm": 3, "Kobold Scout": 3, "Skeleton": 4, "Orc": 4, "Troll": 5, "Dragon": 5,
@@ -24,23 +26,7 @@ CARD_VALUE = {"Goblin": 3, "Rat Swarm": 3, "Kobold Scout": 3, "Skeleton": 4, "Or
 
 def win_chance(k: int, bonus: int, levels: int, combine: bool = False) -> float:
     """Exact chance that ``k`` heroes (highest d20, or the sum) + ``bonus`` reach the wizard's d20 + ``levels``."""
-    if k == 0:
-        return 0.0
-    if combine:
-        dist = {0: 1.0}
-        for _ in range(k):
-            nxt: dict[int, float] = {}
-            for t, p in dist.items():
-                for f in range(1, 21):
-                    nxt[t + f] = nxt.get(t + f, 0.0) + p / 20
-            dist = nxt
-    else:
-        dist = {m: (m / 20) ** k - ((m - 1) / 20) ** k for m in range(1, 21)}
-    win = 0.0
-    for w in range(1, 21):
-        need = w + levels - bonus
-        win += sum(p for t, p in dist.items() if t >= need) / 20
-    return win
+    return fight_chance(k, levels - bonus, combine)
 
 
 class Board:
