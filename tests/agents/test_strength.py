@@ -50,3 +50,17 @@ def test_ismcts_beats_random_at_dungeons_jewel():
     game = load("dungeons-jewel", players=2)
     rep = run_arena(game, ["ismcts:iterations=10:rollout=random", "random"], 8, seed=1)
     assert row(rep, "ismcts:iterations=10:rollout=random")["wins"] >= 7  # P(>= 7 of 8 | p = 0.5) < 4%
+
+
+@pytest.mark.parametrize("game_id,players,sides", [
+    ("armies", 2, False),
+    ("blackfire", 2, False),
+    ("summoners-quest", 2, False),
+    ("wizards-labyrinth", 3, True),  # one agent per side: the wizard against both heroes, then swapped
+])
+def test_a_small_search_beats_random_in_every_game(game_id, players, sides):
+    # ISMCTS at a tenth of the default budget, with the game's defaults (heuristic prior and playouts).
+    # The arena's own figures against random and the heuristic are in docs/agents.md.
+    game = load(game_id, players=players)
+    rep = run_arena(game, ["ismcts:iterations=20", "random"], 8, seed=2, sides=sides)
+    assert row(rep, "ismcts:iterations=20")["wins"] >= 7  # P(>= 7 of 8 | p = 0.5) < 4%
