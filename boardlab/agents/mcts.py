@@ -44,6 +44,9 @@ Parameters (``ismcts:iterations=400:rollout=heuristic``):
 ``widen``       ``auto`` (the default): when the prior ranks the legal actions
                 (``ranked(decision)``), the root searches only its best few, more
                 as iterations accumulate (progressive unpruning); ``none``: all
+``expand``      ``random`` (the default): a node below the root tries its untried actions in
+                random order; ``heuristic``: it tries the playout policy's action first
+                (so an opponent's first modelled reply is a sensible one, not a random one)
 ``depth``       stop a playout after this many decisions from the root and use
                 ``evaluate`` (0 = play to the end; ``auto``, the default, is
                 :data:`AUTO_DEPTH` for games that define ``evaluate``, else 0)
@@ -84,6 +87,7 @@ WORLDS = ("paired", "fresh")
 PRIORS = ("auto", "heuristic", "none")
 VARIETIES = ("auto", "none")
 WIDENINGS = ("auto", "none")
+EXPANSIONS = ("random", "heuristic")
 
 
 def unpruned(n: int) -> int:
@@ -131,6 +135,7 @@ class SearchAgent(BaseAgent):
         "eval": "auto",
         "variety": "auto",
         "widen": "auto",
+        "expand": "random",
     }
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
@@ -153,6 +158,7 @@ class SearchAgent(BaseAgent):
         self.bias = float(p["bias"])
         self.paired = p["worlds"] == "paired"
         self.widen = p["widen"] == "auto"
+        self.expand_heuristic = p["expand"] == "heuristic"
         has_heuristic = "heuristic" in getattr(game, "agents", {})
         if p["prior"] == "heuristic" or (p["prior"] == "auto" and has_heuristic and self.bias > 0):
             from . import agent_class
@@ -163,6 +169,17 @@ class SearchAgent(BaseAgent):
 
             cls = agent_class("heuristic", game)
             self._rollout_agents = [cls(game, s, derive_seed(seed, 77, s)) for s in range(game.players)]
+        #: The agents whose moves new nodes below the root try first (expand=heuristic): the
+        #: playout agents when playouts are heuristic, else the game's heuristic.
+        self._guide_agents: list[Any] | None = None
+        if self.expand_heuristic:
+            if self._rollout_agents is not None:
+                self._guide_agents = self._rollout_agents
+            else:
+                from . import agent_class
+
+                cls = agent_class("heuristic", game)
+                self._guide_agents = [cls(game, s, derive_seed(seed, 79, s)) for s in range(game.players)]
         #: (parameter, values) pairs drawn per playout and seat for the heuristic playouts.
         self._variety: list[tuple[str, tuple[Any, ...]]] = []
         if self._rollout_agents is not None and p["variety"] == "auto":
@@ -200,6 +217,10 @@ class SearchAgent(BaseAgent):
             evaluation_function(game, merged["eval"])  # raises for an unknown choice or a bad file
         if merged["widen"] not in WIDENINGS:
             raise UnknownAgentError(f"widen must be one of {', '.join(WIDENINGS)}, got {merged['widen']!r}")
+        if merged["expand"] not in EXPANSIONS:
+            raise UnknownAgentError(f"expand must be one of {', '.join(EXPANSIONS)}, got {merged['expand']!r}")
+        if merged["expand"] == "heuristic" and game is not None and "heuristic" not in getattr(game, "agents", {}):
+            raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent for expand=heuristic")
         if merged["variety"] not in VARIETIES:
             raise UnknownAgentError(f"variety must be one of {', '.join(VARIETIES)}, got {merged['variety']!r}")
         if merged["worlds"] not in WORLDS:
@@ -285,6 +306,8 @@ class SearchAgent(BaseAgent):
         root_table: dict[Any, Node] = root.kids.setdefault(root_seat, {})
         worlds: list[tuple["State", int]] = []
         variety = self._variety
+        #: with expand=heuristic, new nodes below the root try the playout policy's action first
+        guide = self._guide_agents
         while True:
             if iterations and done >= iterations:
                 break
@@ -365,6 +388,10 @@ class SearchAgent(BaseAgent):
                 if untried is not None:
                     if bias and node is root and hint in untried:
                         a = hint
+                    elif guide is not None and node is not root and len(untried) > 1:
+                        a = guide[seat].act(Decision(state, seat))  # the playout policy's reply first
+                        if a not in untried:
+                            a = untried[rng.below(len(untried))]
                     else:
                         a = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
                     child = table[a] = Node()

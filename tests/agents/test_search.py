@@ -315,3 +315,52 @@ def test_a_ranking_prior_restricts_the_root_to_its_best_actions(worlds):
     move = make_agent("ismcts:iterations=12", game, seat=seat, seed=5)
     move._prior_agent.ranked = lambda d: list(reversed(d.legal))
     assert move.act(Decision(state)) in set(list(reversed(state.legal_actions()))[: unpruned(11)])
+
+
+class FirstLegal:
+    """A stand-in playout policy that always picks the first legal action and records its choices."""
+
+    def __init__(self):
+        self.choices = []
+        self.rng = None
+        self.params = {}
+
+    def act(self, decision):
+        self.choices.append(decision.legal[0])
+        return decision.legal[0]
+
+
+def _first_keys_below_root(root):
+    out, stack = [], [(root, True)]
+    while stack:
+        node, is_root = stack.pop()
+        for table in node.kids.values():
+            if not is_root and len(table) > 0:
+                out.append(next(iter(table)))
+            stack.extend((child, False) for child in table.values())
+    return out
+
+
+def test_expand_heuristic_tries_the_playout_policys_reply_first():
+    game = make("agents-race", players=3)
+    agent = make_agent("ismcts:iterations=120:expand=heuristic:rollout=random", game, seat=0, seed=4)
+    guides = [FirstLegal() for _ in range(game.players)]
+    agent._guide_agents = guides
+    root = agent.search(Decision(game.new_state(2)), agent.rng)
+    chosen = {a for g in guides for a in g.choices}
+    firsts = _first_keys_below_root(root)
+    assert chosen and firsts
+    assert all(a in chosen for a in firsts)  # every node below the root first expanded the policy's choice
+    # the default expands in random order: the first children are not all first-legal choices
+    plain = make_agent("ismcts:iterations=120:rollout=random", game, seat=0, seed=4)
+    assert plain._guide_agents is None
+    assert not all(a in chosen for a in _first_keys_below_root(plain.search(Decision(game.new_state(2)), plain.rng)))
+
+
+def test_expand_parameter_is_checked():
+    with pytest.raises(UnknownAgentError, match="expand must be"):
+        check_spec("ismcts:expand=greedy", make("agents-race"))
+    with pytest.raises(UnknownAgentError, match="no heuristic"):
+        make_agent("ismcts:expand=heuristic", make("toy"), 0)
+    agent = make_agent("ismcts:expand=heuristic", make("agents-race"), 0)
+    assert agent._guide_agents is agent._rollout_agents  # heuristic playouts guide the expansion too
