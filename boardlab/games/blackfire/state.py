@@ -248,12 +248,15 @@ class BlackfireState(ViewsMixin, State):
     def _revive_squares(self, cells: Any, side: int) -> list[int]:
         """Squares a dead unit of ``side`` may be revived onto: empty, or an enemy that can be attacked."""
         out = []
-        occ = {v.cell: v for v in self.units if v.cell is not None}
+        occ: dict[int, list[Unit]] = {}
+        for v in self.units:
+            if v.cell is not None:
+                occ.setdefault(v.cell, []).append(v)
         for c in cells:
             if c in self.tokens:
                 continue
-            v = occ.get(c)
-            if v is None or (v.side != side and not self._guarded(v) and v.inv_until is None):
+            # every unit on the square must be an attackable enemy (an invulnerable one sharing it holds)
+            if all(v.side != side and not self._guarded(v) and v.inv_until is None for v in occ.get(c, ())):
                 out.append(c)
         return out
 
@@ -468,7 +471,8 @@ class BlackfireState(ViewsMixin, State):
         kind = self.tokens.pop(unit.cell)
         self.revealed[kind] = self.revealed.get(kind, 0) + 1
         self._count(f"token:{kind}", unit.side)
-        self.emit(f"The {UNIT_NAMES[u]} picks up a {kind.capitalize()} token.", {"unit": u, "token": kind})
+        article = "an" if kind[0] in "aeiou" else "a"
+        self.emit(f"The {UNIT_NAMES[u]} picks up {article} {kind.capitalize()} token.", {"unit": u, "token": kind})
         opt = self.game.opt
         seat = self.seat_of(unit.side)
         if kind == "speed":
