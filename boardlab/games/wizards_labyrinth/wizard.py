@@ -78,7 +78,7 @@ class WizardTurnMixin:
         if e == "shifting_gate":
             return bool(self.entrance)
         if e == "switcheroo":
-            return any(self.tokens[c] for c in range(len(self.tiles)) if c != self.tower) and bool(self.living())
+            return bool(self._l_switch_hero(None))
         if e == "whirlwind":
             return bool(self._l_whirl_target(None))
         return False  # pragma: no cover
@@ -146,8 +146,12 @@ class WizardTurnMixin:
         self.entrance = a[1]
         self.emit(f"The tower entrance turns to face {a[1]}", {"entrance": a[1]})
 
-    def _l_switch_hero(self, p: Prompt) -> list[tuple]:
-        return [("hero", h.seat) for h in self.living()]
+    def _l_switch_hero(self, p: Prompt | None) -> list[tuple]:
+        """Heroes that can swap with some token: the token lands on the hero's tile, which must stay within
+        the token limit ("a maximum number of tokens on a single tile equal to the total number of players")."""
+        limit = self.game.token_limit
+        return [("hero", h.seat) for h in self.living()
+                if len(self.tokens[h.pos]) < limit and self._l_switch_token(Prompt(WIZARD, "switch_token", {"seat": h.seat}))]
 
     def _a_switch_hero(self, p: Prompt, a: tuple) -> None:
         self.stack[-1] = Prompt(WIZARD, "switch_token", {"seat": a[1]})
