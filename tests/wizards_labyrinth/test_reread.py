@@ -22,3 +22,19 @@ def test_switcheroo_respects_the_token_limit():
         assert ("hero", 1) not in s.legal_actions()
         s.apply(("hero", 2))
     assert all(len(t) <= s.game.token_limit for t in s.tokens)
+
+
+def test_rage_sends_loot_on_a_removed_tile_to_the_discard_pile():
+    """Issue 17 item 6: the Rage "remove[s] them from the game" (the tiles); the seed protects only keys,
+    and loot dropped on a removed tile goes to the loot discard pile, so the loot deck keeps its cards."""
+    from .helpers import move_all, to_moves
+
+    s = scenario()
+    s.keys_taken = 2
+    s.dropped_cards[24] = ["Sprint", "Shield"]
+    to_moves(s)
+    move_all(s, {})
+    assert s.stack[-1].kind == "rage"
+    s.apply(("remove", 24))
+    assert 24 not in s.dropped_cards
+    assert s.ldeck.discard_pile[-2:] == ["Sprint", "Shield"]

@@ -58,7 +58,8 @@ class WizardTurnMixin:
         for t in self.tokens[c]:
             self.count("token:lost", WIZARD)
         self.tokens[c] = []
-        self.dropped_cards.pop(c, None)
+        for name in self.dropped_cards.pop(c, ()):  # loot on a removed tile is discarded (ledger 38)
+            self.ldeck.discard(name)
         self.count("rule:rage_removed", WIZARD)
         self.emit(f"The wizard's rage destroys {cell_name(self.game, c)}", {"removed": c})
         self.todo.insert(0, ("rage", p.data["left"] - 1))
