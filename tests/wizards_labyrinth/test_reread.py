@@ -38,3 +38,18 @@ def test_rage_sends_loot_on_a_removed_tile_to_the_discard_pile():
     s.apply(("remove", 24))
     assert 24 not in s.dropped_cards
     assert s.ldeck.discard_pile[-2:] == ["Sprint", "Shield"]
+
+
+def test_switcheroo_cannot_send_a_hero_to_a_cut_off_tile():
+    """Issue 17 item 5: the Rage "can not remove tiles in such a way that a hero could not get to the
+    wizard tower"; Switcheroo may not make such a hero either. E5 (24) is cut off by the removed D5 and E4."""
+    s = scenario()
+    s.removed[19] = s.removed[23] = True
+    put(s, 24, "m1")
+    put(s, 20, "m2")
+    s.whand = ["Switcheroo"]
+    s._legal = None
+    s.apply(("play", "Switcheroo"))
+    s.apply(("hero", 1))
+    targets = {a[1] for a in s.legal_actions()}
+    assert 24 not in targets and 20 in targets

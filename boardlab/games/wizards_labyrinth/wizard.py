@@ -159,7 +159,13 @@ class WizardTurnMixin:
 
     def _l_switch_token(self, p: Prompt) -> list[tuple]:
         pos = self.hero(p.data["seat"]).pos
-        return [("token", c, i) for c in range(len(self.tiles)) if c not in (self.tower, pos) for i in range(len(self.tokens[c]))]
+        cells = [c for c in range(len(self.tiles)) if c not in (self.tower, pos) and self.tokens[c]]
+        if any(self.removed):  # never onto a tile the Rage has cut off from the tower (ledger 39)
+            goal = self.entrance_cell()
+            goal = min(self.ring()) if goal is None else goal
+            dist = self.game.grid.distances(goal, passable=lambda j: not self.removed[j] and j != self.tower)
+            cells = [c for c in cells if c in dist]
+        return [("token", c, i) for c in cells for i in range(len(self.tokens[c]))]
 
     def _a_switch_token(self, p: Prompt, a: tuple) -> None:
         self.stack.pop()
