@@ -53,3 +53,22 @@ def test_switcheroo_cannot_send_a_hero_to_a_cut_off_tile():
     s.apply(("hero", 1))
     targets = {a[1] for a in s.legal_actions()}
     assert 24 not in targets and 20 in targets
+
+
+def test_a_hero_retreating_into_a_later_fight_does_not_fight_twice():
+    """Issue 17 item 7 / ledger 14: tokens a stuck hero is sent into are "resolved next turn": the
+    combatants of each tile are fixed when the combat phase begins."""
+    from .helpers import Dice, move_all, to_moves
+
+    s = scenario()
+    s.hero(1).pos, s.hero(2).pos = 5, 10  # both start on tokens, so both are stuck
+    put(s, 5, "m5", face_up=True)
+    put(s, 10, "m1", face_up=True)
+    s.rng = Dice([20, 1, 1, 20, 20])  # A2: wizard 20, hero 1 rolls 1 and loses; A3: wizard 1, then the heroes' rolls
+    to_moves(s)
+    move_all(s, {})
+    assert s.stack[-1].kind == "retreat"
+    s.apply(("retreat", 10))
+    fights = [e for e in s.events(omniscient=True) if "heroes_win" in (e.get("data") or {})]
+    assert [len(e["data"]["rolls"]) for e in fights if e["data"]["cell"] == 10] == [1]
+    assert s.hero(1).hp == 10 - 1 and s.hero(1).pos == 10

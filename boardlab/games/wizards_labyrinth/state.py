@@ -433,13 +433,15 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         self.tokens[c] = [t for t in toks if t.kind != "X"]
 
     def _t_combat_phase(self) -> None:
-        cells = sorted({h.pos for h in self.living() if not h.frozen and (self.tokens[h.pos] or h.pos == self.tower)})
-        self.todo[0:0] = [("combat", c) for c in cells]
+        # The combatants are fixed now: a hero sent into a later fight's tile is resolved next turn (ledger 14).
+        fighters = [h for h in self.living() if not h.frozen and (self.tokens[h.pos] or h.pos == self.tower)]
+        cells = sorted({h.pos for h in fighters})
+        self.todo[0:0] = [("combat", c, [h.seat for h in fighters if h.pos == c]) for c in cells]
 
-    def _t_combat(self, c: int) -> None:
+    def _t_combat(self, c: int, seats: list[int] | None = None) -> None:
         o = self.game.option_values
         self.flip_tokens(c)
-        heroes = [h for h in self.heroes_at(c) if not h.frozen]
+        heroes = [h for h in self.heroes_at(c) if not h.frozen and (seats is None or h.seat in seats)]
         traps = sum(1 for t in self.tokens[c] if t.kind == "T")
         if traps:
             target = o[f"trap_save_{min(traps, 3)}"]
@@ -462,7 +464,7 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
                 self.heroes_win()
             return
         self.boost = 0
-        self.todo.insert(0, ("fight", c))
+        self.todo.insert(0, ("fight", c, [h.seat for h in heroes]))
         cards = self.game.content.loot_cards
         for h in reversed(heroes):
             if any(cards[x].effect == "boost" for x in h.hand):
@@ -486,9 +488,9 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         if len(self._l_boost(p)) == 1:
             self.stack.pop()
 
-    def _t_fight(self, c: int) -> None:
+    def _t_fight(self, c: int, seats: list[int] | None = None) -> None:
         o = self.game.option_values
-        heroes = [h for h in self.heroes_at(c) if not h.frozen]
+        heroes = [h for h in self.heroes_at(c) if not h.frozen and (seats is None or h.seat in seats)]
         mons = self.monsters(c)
         if not heroes or not mons:
             return
