@@ -114,6 +114,7 @@ class WizardTurnMixin:
 
     def _a_place(self, p: Prompt, a: tuple) -> None:
         p.data["tokens"].remove(a[2])
+        p.data.setdefault("placed", []).append(a[1])
         self.tokens[a[1]].append(Token(a[2], False, 1 << WIZARD))
         self.count("token:" + a[2], WIZARD)
         self.emit(f"The wizard places a token on {cell_name(self.game, a[1])}", {"cell": a[1]}, to=[WIZARD],
