@@ -457,7 +457,11 @@ def start_action(st: "ArmiesState", action: tuple, cid: int | None = None, count
             st.trained += 1
             play["army"] = action[2]
             play["target"] = st.armies[action[2]].sq
-        st.emit(f"{SEATS[seat].capitalize()} plays {name}.", {"card": name, "seat": seat})
+            a = st.armies[action[2]]
+            st.emit(f"{SEATS[seat].capitalize()} plays {name} on the {B.PIECE_NAMES[a.kind]} on {B.square_name(a.sq)}.",
+                    {"card": name, "seat": seat, "sq": a.sq})
+        else:
+            st.emit(f"{SEATS[seat].capitalize()} plays {name}.", {"card": name, "seat": seat})
         pool = [a.id for a in st.armies.values() if a.seat == seat]
         _begin_payment(st, play, card.cost, pool, None)
         return
