@@ -72,7 +72,6 @@ def _cases():
 
 # Known gaps the checker finds today (issue 16, item 3): events that say less than the board shows.
 KNOWN = {
-    "armies": "events omit the trained army, payments, ... (issue 16 item 3, not fixed yet)",
 }
 
 

@@ -129,6 +129,8 @@ def _pay_one(st: "ArmiesState", data: dict, army_id: int, dom: str) -> None:
     d = DOMAINS.index(dom)
     a = st.armies[army_id]
     a.skill[d] -= 1
+    st.emit(f"{SEATS[a.seat].capitalize()} pays 1 {dom} from the {B.PIECE_NAMES[a.kind]} on {B.square_name(a.sq)}.",
+            {"seat": a.seat, "sq": a.sq, "domain": dom})
     data["need"] = _step(data["need"], d)
     if army_id == data["primary"]:
         data["ppaid"] = True
