@@ -121,3 +121,31 @@ def test_move_targets_are_cells():
     clicks = {tuple(t["clicks"]) for t in scene["targets"]}
     assert ("main:1,0",) in clicks and ("main:0,1",) in clicks
     move_all(s, {})
+
+
+def test_placement_prompt_shows_others_how_many_tokens_remain_not_which():
+    """Issue 16 finding 6: the remainder of a public card's tokens would name each token placed."""
+    s = scenario()
+    card = next(c for c in s.game.content.wizard_cards.values() if c.type != "spell" and len(c.tokens()) >= 2)
+    s.whand = [card.name]
+    s.mana_left = 99
+    s._legal = None
+    s.apply(("play", card.name))
+    assert s.stack[-1].kind == "place"
+    first = s.legal_actions()[0]
+    s.apply(first)
+    left = len(s.stack[-1].data["tokens"])
+    assert s.view(0)["state"]["prompt"]["tokens"] == sorted(s.stack[-1].data["tokens"])
+    for seat in (1, 2, None):
+        prompt = s.view(seat)["state"]["prompt"]
+        assert "tokens" not in prompt and prompt["tokens_left"] == left
+        assert "Left to place" in json.dumps(s.game.scene(s.view(seat), ()))
+    rng = Rng(3)
+    remaining = set()
+    for _ in range(40):
+        d = s.determinize(1, rng)
+        remaining.add(tuple(sorted(d.stack[-1].data["tokens"])))
+        assert sorted(d.stack[-1].data["tokens"] + [t.kind for t in d.tokens[first[1]][-1:]]) == sorted(card.tokens())
+    if len(set(card.tokens())) > 1:
+        assert len(remaining) > 1
+    check_no_leak(s, Rng(7))

@@ -129,6 +129,8 @@ def _pay_one(st: "ArmiesState", data: dict, army_id: int, dom: str) -> None:
     d = DOMAINS.index(dom)
     a = st.armies[army_id]
     a.skill[d] -= 1
+    st.emit(f"{SEATS[a.seat].capitalize()} pays 1 {dom} from the {B.PIECE_NAMES[a.kind]} on {B.square_name(a.sq)}.",
+            {"seat": a.seat, "sq": a.sq, "domain": dom})
     data["need"] = _step(data["need"], d)
     if army_id == data["primary"]:
         data["ppaid"] = True
@@ -457,7 +459,11 @@ def start_action(st: "ArmiesState", action: tuple, cid: int | None = None, count
             st.trained += 1
             play["army"] = action[2]
             play["target"] = st.armies[action[2]].sq
-        st.emit(f"{SEATS[seat].capitalize()} plays {name}.", {"card": name, "seat": seat})
+            a = st.armies[action[2]]
+            st.emit(f"{SEATS[seat].capitalize()} plays {name} on the {B.PIECE_NAMES[a.kind]} on {B.square_name(a.sq)}.",
+                    {"card": name, "seat": seat, "sq": a.sq})
+        else:
+            st.emit(f"{SEATS[seat].capitalize()} plays {name}.", {"card": name, "seat": seat})
         pool = [a.id for a in st.armies.values() if a.seat == seat]
         _begin_payment(st, play, card.cost, pool, None)
         return

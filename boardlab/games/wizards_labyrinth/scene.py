@@ -111,7 +111,9 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         prefix = "open" if prompt["kind"] == "keep" else "offer"
         panels.append({"title": "Cards offered", "rows": [], "cards": [
             {"id": f"{prefix}-{i}", "name": name, "text": _card_text(game, name)} for i, name in enumerate(prompt["cards"])]})
-    if prompt and prompt["kind"] == "place":
+    if prompt and prompt["kind"] == "place" and prompt.get("tokens") is None:
+        panels.append({"title": f"Tokens of {prompt.get('card')} to place", "rows": [["Left to place", str(prompt["tokens_left"])]]})
+    elif prompt and prompt["kind"] == "place":
         panels.append({"title": f"Tokens of {prompt.get('card')} to place", "rows": [], "cards": [
             {"id": f"tok-{k}", "name": {"X": "blank", "T": "trap"}.get(k, f"level {k[1:]} monster")} for k in sorted(set(prompt["tokens"]))]})
     acting = view.get("acting")

@@ -264,6 +264,7 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         p.data["cards"].remove(a[1])
         self.whand.append(a[1])
         p.data["left"] -= 1
+        self.emit("The wizard keeps a card", to=[WIZARD], private_text=f"You keep {a[1]}")
         if p.data["left"] == 0 or not p.data["cards"]:
             self.stack.pop()
             self.wdeck.draw_pile.extend(p.data["cards"])
@@ -643,6 +644,7 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         self.wdeck.discard(a[1])
         self.emit(f"The wizard discards {a[1]}", {"discarded": [a[1]]})
         p.data["left"] -= 1
+        self.emit("The wizard keeps a card", to=[WIZARD], private_text=f"You keep {a[1]}")
         if p.data["left"] == 0 or not self.whand:
             self.stack.pop()
 

@@ -93,7 +93,10 @@ class ViewMixin:
             if p.kind in ("place", "spell_target", "whirl_target", "whirl_push"):
                 prompt["card"] = p.data.get("card")
             if p.kind == "place":
-                prompt["tokens"] = sorted(p.data["tokens"])
+                # how many remain, never which (the card's tokens are public, so the remainder would name each placed one)
+                prompt["tokens_left"] = len(p.data["tokens"])
+                if seat == WIZARD:
+                    prompt["tokens"] = sorted(p.data["tokens"])
             if p.kind in ("move", "retreat", "switch_token", "whirl_push"):
                 prompt["hero"] = p.data.get("seat") if p.kind != "whirl_push" else p.data["seats"][0]
         heroes = []
@@ -153,7 +156,20 @@ class ViewMixin:
         p = self.stack[-1] if self.stack else None
         if seat != WIZARD:
             inside = self.tokens[self.tower]  # the tower holds only monsters and blanks: resample apart
-            for group in ([t for toks in self.tokens if toks is not inside for t in toks], inside):
+            fresh: list = []  # tokens placed from the card being placed: they and the rest come from that card
+            if p is not None and p.kind == "place":
+                counts: dict[int, int] = {}
+                for c in p.data.get("placed", []):
+                    counts[c] = counts.get(c, 0) + 1
+                fresh = [t for c, n in counts.items() for t in self.tokens[c][-n:] if not t.face_up]
+                kinds = [t.kind for t in fresh] + list(p.data["tokens"])
+                rng.shuffle(kinds)
+                for t in fresh:
+                    t.kind = kinds.pop()
+                p.data["tokens"] = kinds
+            fresh_ids = {id(t) for t in fresh}
+            for group in ([t for toks in self.tokens if toks is not inside for t in toks if id(t) not in fresh_ids],
+                          [t for t in inside if id(t) not in fresh_ids]):
                 unknown = [t for t in group if not t.face_up]
                 kinds = [t.kind for t in unknown]
                 rng.shuffle(kinds)

@@ -115,6 +115,7 @@ class WizardTurnMixin:
 
     def _a_place(self, p: Prompt, a: tuple) -> None:
         p.data["tokens"].remove(a[2])
+        p.data.setdefault("placed", []).append(a[1])
         self.tokens[a[1]].append(Token(a[2], False, 1 << WIZARD))
         self.count("token:" + a[2], WIZARD)
         self.emit(f"The wizard places a token on {cell_name(self.game, a[1])}", {"cell": a[1]}, to=[WIZARD],
@@ -156,6 +157,7 @@ class WizardTurnMixin:
 
     def _a_switch_hero(self, p: Prompt, a: tuple) -> None:
         self.stack[-1] = Prompt(WIZARD, "switch_token", {"seat": a[1]})
+        self.emit(f"Switcheroo: the wizard picks Hero {a[1]}", {"seat": a[1]})
 
     def _l_switch_token(self, p: Prompt) -> list[tuple]:
         pos = self.hero(p.data["seat"]).pos
@@ -172,8 +174,8 @@ class WizardTurnMixin:
         h = self.hero(p.data["seat"])
         tok = self.tokens[a[1]].pop(a[2])
         self.tokens[h.pos].append(tok)
-        self.emit(f"Switcheroo: Hero {h.seat} swaps places with a token on {cell_name(self.game, a[1])}",
-                  {"seat": h.seat, "from": h.pos, "to": a[1]})
+        self.emit(f"Switcheroo: Hero {h.seat} swaps places with token {a[2] + 1} on {cell_name(self.game, a[1])}",
+                  {"seat": h.seat, "from": h.pos, "to": a[1], "index": a[2]})
         h.pos, h.prev = a[1], None
 
     def whirl_destinations(self, c: int) -> list[int]:
