@@ -220,7 +220,7 @@ class Hub:
             elif kind == "bot":
                 agent = spec.get("agent") or default_agent
                 try:
-                    check_spec(agent, cls)
+                    check_spec(agent, game)
                     make_agent(agent, game, i, 0)
                 except BoardlabError as exc:
                     raise WebError(400, f"seat {i}: {exc}") from None
