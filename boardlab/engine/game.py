@@ -34,6 +34,9 @@ class Option:
     ``kind`` is one of ``int``, ``float``, ``bool``, ``str``.  Numeric options
     may give ``low``/``high`` bounds; ``tunable`` marks the ones the rule
     optimiser may search.  ``choices`` restricts a ``str`` option.
+    ``path`` marks a ``str`` option that may name a file or folder (the CLI
+    accepts any path); untrusted callers (the web server) may give only one of
+    its ``presets``, the named values the game ships.
     """
 
     name: str
@@ -44,6 +47,8 @@ class Option:
     high: float | None = None
     choices: tuple[str, ...] | None = None
     tunable: bool = False
+    path: bool = False
+    presets: tuple[str, ...] = ()
 
     def coerce(self, value: Any) -> Any:
         """Check and convert ``value`` (possibly a string from the CLI) for this option."""
@@ -96,6 +101,8 @@ class Option:
             "high": self.high,
             "choices": list(self.choices) if self.choices else None,
             "tunable": self.tunable,
+            "path": self.path,
+            "presets": list(self.presets) if self.path else None,
         }
 
 

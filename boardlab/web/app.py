@@ -20,7 +20,7 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardlab.agents import menu_specs
@@ -54,12 +54,31 @@ class CreateMatch(BaseModel):
     seed: int | None = Field(None, ge=0, lt=2**62, description="Random seed (default: random)")
 
 
-class ActRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    seat: int = Field(..., description="The seat acting")
+class ActFields(BaseModel):
+    """The fields of a move, shared by REST (:class:`ActRequest`) and the WebSocket ``act`` message.
+
+    Strict: no bool for an int, no numeric strings, no floats; anything else is a 422 naming the field.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
     state_id: int = Field(..., description="The state_id of the snapshot you act on")
     action: list[int | str] | None = Field(None, max_length=32, description="The action as a JSON array")
     index: int | None = Field(None, description="Or: its index in the snapshot's 'actions'")
+
+
+class ActRequest(ActFields):
+    seat: int = Field(..., description="The seat acting")
+
+
+class WsAct(ActFields):
+    type: Literal["act"]
+
+
+def _field_error(exc: ValidationError) -> WebError:
+    """A 422 naming the first offending field of a request model."""
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err.get("loc", ())) or "body"
+    return WebError(422, f"{field}: {err.get('msg', 'invalid')}")
 
 
 # -- helpers ------------------------------------------------------------------
@@ -404,7 +423,11 @@ def create_app(
                     elif kind == "act":
                         if not hello or seat is None:
                             raise WebError(401, "say hello with a seat and its token before acting")
-                        await hub.act(match, seat, token, msg.get("state_id"), msg.get("action"), msg.get("index"))
+                        try:
+                            req = WsAct.model_validate(msg)
+                        except ValidationError as exc:
+                            raise _field_error(exc) from None
+                        await hub.act(match, seat, token, req.state_id, req.action, req.index)
                     elif kind == "ping":
                         await send({"type": "pong"})
                     else:

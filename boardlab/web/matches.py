@@ -199,6 +199,7 @@ class Hub:
         """Create and store a match; returns it, each seat's token (None for bots) and the host token."""
         try:
             cls = game_class(game_id)
+            check_untrusted_options(cls, variant, options)
             game = make(game_id, players=players, variant=variant, options=options)
         except BoardlabError as exc:
             raise WebError(400, str(exc)) from None
@@ -220,7 +221,7 @@ class Hub:
             elif kind == "bot":
                 agent = spec.get("agent") or default_agent
                 try:
-                    check_spec(agent, cls)
+                    check_spec(agent, game)
                     make_agent(agent, game, i, 0)
                 except BoardlabError as exc:
                     raise WebError(400, f"seat {i}: {exc}") from None
@@ -398,3 +399,21 @@ class Hub:
 
 
 SendFn = Callable[[dict[str, Any]], Any]
+
+
+def check_untrusted_options(cls: Any, variant: Any, options: dict[str, Any]) -> None:
+    """Refuse, with a 400 naming the allowed values, any file path in a web request.
+
+    Options over HTTP are data: a path-valued option (``Option.path``) may only
+    take one of its shipped ``presets``, and a variant must be a declared name,
+    never a variant file.  Nothing here opens a file.
+    """
+    if isinstance(variant, str) and variant not in {v.name for v in cls.variants}:
+        names = ", ".join(v.name for v in cls.variants)
+        raise WebError(400, f"variant must be one of: {names}")
+    declared = cls.all_options()
+    for key, value in options.items():
+        opt = declared.get(key)
+        if opt is not None and opt.path and value not in opt.presets:
+            allowed = ", ".join(repr(p) for p in opt.presets)
+            raise WebError(400, f"option {key!r} takes a file path, which the web server does not accept; allowed values: {allowed}")

@@ -17,6 +17,9 @@ from boardlab.engine import Game, Option, Variant
 from .content import CARDS_FILE, builtin_decks, load_cards, load_deck
 from .rules import ArmiesState
 
+#: The shipped decks, the only deck values a web client may choose.
+DECK_PRESETS: tuple[str, ...] = tuple(builtin_decks())
+
 
 class ArmiesGame(Game):
     id = "armies"
@@ -34,10 +37,13 @@ class ArmiesGame(Game):
     rules_doc = "docs/rules/armies.md"
     options = (
         Option("white_deck", "gnar-lorin", "White's deck: a shipped deck name (gnar-lorin, ethyr-shives, "
-               "tor-archers) or the path of a .deck file.", "str"),
-        Option("black_deck", "tor-archers", "Black's deck: a shipped deck name or the path of a .deck file.", "str"),
+               "tor-archers) or the path of a .deck file.", "str",
+               path=True, presets=DECK_PRESETS),
+        Option("black_deck", "tor-archers", "Black's deck: a shipped deck name or the path of a .deck file.", "str",
+               path=True, presets=DECK_PRESETS),
         Option("no_deck", False, "Play without cards: plain chess with binary-dice combat.", "bool"),
-        Option("cards_file", "", "Load the card table from this JSON file instead of the shipped one.", "str"),
+        Option("cards_file", "", "Load the card table from this JSON file instead of the shipped one.", "str",
+               path=True, presets=("",)),
         Option("first", "white", "Who moves first: white, or roll dice.", "str", choices=("white", "roll")),
         Option("dice", "d6", "Binary dice: d6 (4-6 count 1) or coin flips.", "str", choices=("d6", "coin")),
         Option("hand_size", 7, "Cards drawn at the start of the game.", "int", low=0, high=20, tunable=True),

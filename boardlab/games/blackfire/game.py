@@ -38,8 +38,8 @@ class BlackfireGame(Game):
     state_class = BlackfireState
     rules_doc = "docs/rules/blackfire.md"
     options = (
-        Option("map", "", "Castle map file (text grid; empty = the designed castle.txt).", "str"),
-        Option("tokens", "", "Token file (JSON; empty = the designed tokens.json).", "str"),
+        Option("map", "", "Castle map file (text grid; empty = the designed castle.txt).", "str", path=True, presets=("",)),
+        Option("tokens", "", "Token file (JSON; empty = the designed tokens.json).", "str", path=True, presets=("",)),
         Option("token_set", "final", "Which token set of the token file to use.", "str", choices=("final", "prototype")),
         Option("tokens_per_player", 4, "Tokens each player places at setup.", "int", low=0, high=4),
         Option("colours", "roll", "Who plays green: roll a d6 (even: Player 1), or fix it.", "str",

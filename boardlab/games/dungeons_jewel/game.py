@@ -45,7 +45,7 @@ class DungeonsJewel(Game):
     state_class = DungeonState
     rules_doc = "docs/rules/dungeons-jewel.md"
     options = (
-        Option("content", "", "Path of a token/treasure content file (empty: the designed one).", "str"),
+        Option("content", "", "Path of a token/treasure content file (empty: the designed one).", "str", path=True, presets=("",)),
         Option("board_size", 7, "Board side length in rooms (odd, so there is one centre space).", "int", low=5, high=11, tunable=True),
         Option("die", 6, "Sides of each die.", "int", low=4, high=20, tunable=True),
         Option("hazard_target", 4, "Die roll needed to survive a hazard or trap door.", "int", low=1, high=20, tunable=True),

@@ -40,8 +40,8 @@ class SummonersQuestGame(Game):
                choices=("moving", "at-will")),
         Option("ties", "reroll", "Combat ties: both re-roll, or the defender / attacker wins.", "str",
                choices=("reroll", "defender", "attacker")),
-        Option("cards_file", "", "Path of an alternative card file (empty: the designed 100 cards).", "str"),
-        Option("board_file", "", "Path of an alternative board file (empty: the designed board).", "str"),
+        Option("cards_file", "", "Path of an alternative card file (empty: the designed 100 cards).", "str", path=True, presets=("",)),
+        Option("board_file", "", "Path of an alternative board file (empty: the designed board).", "str", path=True, presets=("",)),
     )
     variants = (
         Variant("standard", "The seed's rules with the interpretation ledger's readings (3 starting cards, ties re-rolled)."),

@@ -19,7 +19,7 @@ from .content import Content, load_content
 from .state import LabyrinthState
 
 OPTIONS = (
-    Option("content_dir", "", "Directory holding wizard_deck.json, loot_deck.json and tiles.json (empty: the designed files).", "str"),
+    Option("content_dir", "", "Directory holding wizard_deck.json, loot_deck.json and tiles.json (empty: the designed files).", "str", path=True, presets=("",)),
     Option("deck", "final", "Wizard deck: 'final' (with the 26 Oct cards) or 'early' (without them).", "str", choices=("final", "early")),
     Option("keys_needed", 2, "Keys the heroes need to open the tower (also starts the rage).", "int", low=1, high=3, tunable=True),
     Option("start_mana", 2, "Mana wheel value at the start.", "int", low=0, high=20, tunable=True),
