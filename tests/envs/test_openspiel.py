@@ -145,3 +145,29 @@ def test_illegal_action_raises_spiel_error_and_changes_nothing():
         with pytest.raises(pyspiel.SpielError):
             state.apply_action(bad)
     assert state.bl.dumps() == before and state.history() == []
+
+
+class _EngineEvaluation:
+    """A cheap leaf evaluation (the engine's heuristic), so full games stay CI-sized."""
+
+    def evaluate(self, state):
+        if state.is_terminal():
+            return np.array(state.returns())
+        return np.array([2.0 * state.bl.evaluate(p) - 1.0 for p in range(state.num_players())])
+
+    def prior(self, state):
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+# ISMCTS on Dungeon's Jewel (~1,900 decisions, long infostate strings) takes over a minute; the capped test covers it
+@pytest.mark.parametrize("game_id,bot", [(g, "mcts") for g in GAMES] + [(g, "ismcts") for g in GAMES if g != "dungeons-jewel"])
+def test_python_bots_finish_uncapped_games(game_id, bot):
+    game = load(game_id, seed=7)
+    rs = np.random.RandomState(0)
+    ev = _EngineEvaluation()
+    bots = [mcts.MCTSBot(game, 2.0, 2, ev, random_state=rs, solve=False) if bot == "mcts" else ismcts.ISMCTSBot(game, ev, 2.0, 2, random_state=rs) for _ in range(game.num_players())]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    assert len(state.returns()) == game.num_players()
