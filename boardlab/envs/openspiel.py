@@ -8,18 +8,29 @@
 >>> state.current_player() in range(4)
 True
 
-Conventions:
+Conventions (docs/ecosystem.md has the long form):
 
 * short name ``python_boardlab_<id with underscores>``; parameters ``players``,
   ``variant``, ``seed`` (the engine seed of a new game) and ``max_turns``;
-* information is imperfect for games with hidden information *or* chance
-  (the future dice live in the state's RNG, which players do not know);
-* chance is *sampled*: dice and shuffles happen inside ``apply_action`` from
-  the engine's RNG held in the state (``ChanceMode.SAMPLED_STOCHASTIC``), so
-  a state never is a chance node; ``resample_from_infostate`` uses the
-  engine's ``determinize``, which also reseeds future chance;
-* action ids are stable 24-bit hashes of the engine actions
-  (:func:`boardlab.envs.encoding.stable_ids`), the same in every state;
+* **chance** is *seeded*: dice and shuffles happen inside ``apply_action``
+  from the engine's RNG, which lives in the state and is fixed by the game's
+  ``seed`` parameter.  Given its parameters the game is therefore a
+  deterministic function of the actions (``ChanceMode.DETERMINISTIC``; a clone
+  replays the same dice), and no state is a chance node.  The RNG is hidden
+  from the players, so a game with chance is *imperfect information*;
+  ``resample_from_infostate`` uses the engine's ``determinize``, which also
+  reseeds future chance;
+* **action ids** are compact: id ``k`` is the ``k``-th legal action in
+  canonical order (sorted by ``repr`` of the engine action), and
+  ``num_distinct_actions`` is a per-game bound on the number of legal actions
+  (:data:`ACTION_BOUNDS`).  The same infostate has the same legal actions in
+  every determinization, so an id means the same action there;
+* illegal ids raise :class:`IllegalSpielActionError`, which is both a
+  ``pyspiel.SpielError`` and the engine's ``IllegalActionError``;
+* ``clone()`` goes through the engine's :meth:`State.clone` (pyspiel deep-copies
+  the Python attributes of a state; the only one is a :class:`_Core` whose
+  ``__deepcopy__`` is the engine clone), and serialization through the
+  engine's JSON (``__reduce__``), so both work at any game length;
 * ``information_state_string(p)`` is the canonical JSON of seat *p*'s view
   and its redacted event log (perfect recall); ``observation_string(p)`` is
   the view alone; tensors hash the view (:func:`encode_view`);
@@ -40,12 +51,36 @@ import numpy as np
 import pyspiel
 
 from boardlab.engine import registry
-from boardlab.engine.errors import InvalidOptionError
+from boardlab.engine.errors import BoardlabError, IllegalActionError, InvalidOptionError
 from boardlab.engine.rng import Rng
+from boardlab.engine.state import State
 
-from .encoding import OBSERVATION_SIZE, STABLE_ID_SPACE, encode_view, stable_ids, view_string
+from .encoding import OBSERVATION_SIZE, encode_view, view_string
 
 _REGISTERED: dict[str, str] = {}
+
+#: Per-game bound on the number of legal actions in one state, which is the
+#: size of the action space (``num_distinct_actions``).  Each is at least 2.5x
+#: the largest legal-action count seen in random playouts of every variant and
+#: player count (armies 86, blackfire 181, dungeons-jewel 12, summoners-quest 92,
+#: wizards-labyrinth 141); a game class may declare ``max_legal_actions``
+#: instead.  A state with more legal actions raises a SpielError naming the game.
+ACTION_BOUNDS: dict[str, int] = {
+    "armies": 256,
+    "blackfire": 512,
+    "dungeons-jewel": 32,
+    "summoners-quest": 256,
+    "wizards-labyrinth": 512,
+}
+DEFAULT_ACTION_BOUND = 1024
+
+
+class IllegalSpielActionError(pyspiel.SpielError, IllegalActionError):
+    """An action id that is not legal here: a ``pyspiel.SpielError`` and an ``IllegalActionError``."""
+
+
+class SpielOptionError(pyspiel.SpielError, InvalidOptionError):
+    """Bad game parameters: a ``pyspiel.SpielError`` and an ``InvalidOptionError``."""
 
 
 def short_name(game_id: str) -> str:
@@ -53,17 +88,23 @@ def short_name(game_id: str) -> str:
     return "python_boardlab_" + game_id.replace("-", "_")
 
 
+def action_bound(cls: Any) -> int:
+    """The size of a game's OpenSpiel action space (see :data:`ACTION_BOUNDS`)."""
+    return int(getattr(cls, "max_legal_actions", 0) or ACTION_BOUNDS.get(cls.id, DEFAULT_ACTION_BOUND))
+
+
 def _game_type(cls: Any) -> Any:
-    team = False
     return pyspiel.GameType(
         short_name=short_name(cls.id),
         long_name=f"boardlab {cls.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC if cls.chance else pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        # seeded chance: see the module docstring (pyspiel cannot serialize a Python game
+        # declared SAMPLED_STOCHASTIC: its Game has no GetRNGState a Python game can implement)
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         # the engine's RNG lives in the state and players do not know it, so a game with
         # chance is imperfect-information from OpenSpiel's point of view
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION if (cls.hidden_information or cls.chance) else pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM if team else pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
@@ -82,6 +123,7 @@ def _game_type(cls: Any) -> Any:
 
 def _make_game_class(cls: Any) -> type:
     game_type = _game_type(cls)
+    bound = action_bound(cls)
 
     class BoardlabSpielGame(pyspiel.Game):
         """A boardlab game seen through OpenSpiel."""
@@ -90,13 +132,18 @@ def _make_game_class(cls: Any) -> type:
             params = dict(params or {})
             unknown = set(params) - {"players", "variant", "seed", "max_turns"}
             if unknown:
-                raise InvalidOptionError(f"{short_name(cls.id)} has no parameter {sorted(unknown)[0]!r} (parameters: players, variant, seed, max_turns)")
-            players = int(params.get("players", cls.default_players))
-            options = {"max_turns": int(params["max_turns"])} if params.get("max_turns") else {}
-            self.bl_game = cls(players=players, variant=params.get("variant") or None, options=options)
-            self.bl_seed = int(params.get("seed", 0))
+                raise SpielOptionError(f"{short_name(cls.id)} has no parameter {sorted(unknown)[0]!r} (parameters: players, variant, seed, max_turns)")
+            try:
+                players = int(params.get("players", cls.default_players))
+                options = {"max_turns": int(params["max_turns"])} if params.get("max_turns") else {}
+                self.bl_game = cls(players=players, variant=params.get("variant") or None, options=options)
+                self.bl_seed = int(params.get("seed", 0))
+                self.bl_initial = self.bl_game.new_state(self.bl_seed)
+            except BoardlabError as exc:
+                raise SpielOptionError(f"{short_name(cls.id)}: {exc}") from None
+            self.action_bound = bound
             info = pyspiel.GameInfo(
-                num_distinct_actions=STABLE_ID_SPACE,
+                num_distinct_actions=bound,
                 max_chance_outcomes=0,
                 num_players=players,
                 min_utility=-1.0,
@@ -105,10 +152,11 @@ def _make_game_class(cls: Any) -> type:
                 max_game_length=max(1, self.bl_game.max_turns * 64),
             )
             super().__init__(game_type, info, params)
-            self._games_made = 0
 
-        def new_initial_state(self) -> "BoardlabSpielState":
-            return BoardlabSpielState(self, self.bl_game.new_state(self.bl_seed))
+        def new_initial_state(self, *args: Any) -> "BoardlabSpielState":
+            if args:
+                raise pyspiel.SpielError(f"{short_name(cls.id)} has no initial state from a string or JSON")
+            return BoardlabSpielState(self, self.bl_initial.clone())
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "BoardlabObserver":
             recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
@@ -118,64 +166,121 @@ def _make_game_class(cls: Any) -> type:
     return BoardlabSpielGame
 
 
+def _core_from_json(text: str, prefix: dict[int, list] | None) -> "_Core":
+    return _Core(State.loads(text), prefix)
+
+
+class _Core:
+    """Everything a :class:`BoardlabSpielState` holds on the Python side (its only attribute).
+
+    pyspiel's ``State.clone`` builds a fresh state and ``copy.deepcopy``-s each
+    Python attribute into it, and ``serialize`` pickles them: the hooks below
+    make those the engine's clone and the engine's JSON (the event log is a
+    linked list of tuples that a generic deep copy or pickle walks recursively).
+    """
+
+    __slots__ = ("bl", "prefix", "order")
+
+    def __init__(self, bl: Any, prefix: dict[int, list] | None = None, order: tuple | None = None) -> None:
+        self.bl = bl
+        #: After a resample, the event history each seat had (as the resampling seat saw it);
+        #: the engine drops the log of determinized states, so infostates keep it here.
+        #: Never mutated, so clones share it.
+        self.prefix = prefix
+        #: The legal actions in canonical order (action id = index), cached.
+        self.order = order
+
+    def __deepcopy__(self, memo: Any) -> "_Core":
+        return _Core(self.bl.clone(), self.prefix, self.order)
+
+    def __reduce__(self) -> tuple:
+        return (_core_from_json, (self.bl.dumps(), self.prefix))
+
+
 class BoardlabSpielState(pyspiel.State):
     """An OpenSpiel state wrapping a boardlab state."""
 
     def __init__(self, game: Any, bl_state: Any, prefix: dict[int, list] | None = None) -> None:
         super().__init__(game)
-        self.bl = bl_state
-        self._ids: list[int] | None = None
-        #: After a resample, the event history each seat had (as the resampling seat saw it);
-        #: the engine drops the log of determinized states, so infostates keep it here.
-        self.prefix = prefix
+        self._core = _Core(bl_state, prefix)
+
+    @property
+    def bl(self) -> Any:
+        """The engine state."""
+        return self._core.bl
+
+    @property
+    def prefix(self) -> dict[int, list] | None:
+        return self._core.prefix
 
     def events(self, player: int) -> list[dict[str, Any]]:
         """Seat ``player``'s event history (perfect recall)."""
         own = self.bl.events(player)
-        if self.prefix is None:
+        prefix = self._core.prefix
+        if prefix is None:
             return own
-        return self.prefix.get(player, []) + own
+        return prefix.get(player, []) + own
 
-    # -- helpers ---------------------------------------------------------
-    def _id_map(self) -> list[int]:
-        if self._ids is None:
-            self._ids = stable_ids(self.bl.legal_actions())
-        return self._ids
+    # -- action ids --------------------------------------------------------
+    def actions(self) -> tuple:
+        """The legal engine actions in id order (``actions()[k]`` has id ``k``)."""
+        core = self._core
+        order = core.order
+        if order is None:
+            order = tuple(sorted(core.bl.legal_actions(), key=repr))
+            bound = self.get_game().action_bound
+            if len(order) > bound:
+                raise pyspiel.SpielError(
+                    f"{core.bl.game.id}: {len(order)} legal actions exceed the action space of {bound} "
+                    "(raise its entry in boardlab.envs.openspiel.ACTION_BOUNDS)"
+                )
+            core.order = order
+        return order
+
+    def action_id(self, action: Any) -> int:
+        """The id of a legal engine action here."""
+        try:
+            return self.actions().index(tuple(action))
+        except ValueError:
+            raise IllegalSpielActionError(f"{list(action)!r} is not a legal action here") from None
 
     # -- OpenSpiel hooks ---------------------------------------------------
     def current_player(self) -> int:
-        if self.bl.is_over():
+        seat = self._core.bl.current_seat()
+        if seat is None:
             return pyspiel.PlayerId.TERMINAL
-        return int(self.bl.current_seat())
+        return int(seat)
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.bl.is_over() or player != self.bl.current_seat():
+        if player != self._core.bl.current_seat():
             return []
-        return sorted(self._id_map())
+        return list(range(len(self.actions())))
 
     def _apply_action(self, action: int) -> None:
-        ids = self._id_map()
-        try:
-            idx = ids.index(action)
-        except ValueError:
-            raise InvalidOptionError(f"action id {action} is not legal here") from None
-        self.bl.apply(self.bl.legal_actions()[idx])
-        self._ids = None
+        order = self.actions()
+        if not 0 <= action < len(order):
+            if not order:
+                raise IllegalSpielActionError(f"the game is over; action id {action} is not legal")
+            raise IllegalSpielActionError(f"action id {action} is not legal here (legal ids: 0..{len(order) - 1})")
+        core = self._core
+        core.bl.apply(order[action])
+        core.order = None
 
     def _action_to_string(self, player: int, action: int) -> str:
-        ids = self._id_map()
-        if action in ids:
-            return self.bl.describe(self.bl.legal_actions()[ids.index(action)])
+        order = self.actions()
+        if 0 <= action < len(order):
+            return self.bl.describe(order[action])
         return f"action#{action}"
 
     def is_terminal(self) -> bool:
-        return self.bl.is_over()
+        return self._core.bl.is_over()
 
     def returns(self) -> list[float]:
-        n = self.bl.game.players
-        if not self.bl.is_over():
+        bl = self._core.bl
+        n = bl.game.players
+        if not bl.is_over():
             return [0.0] * n
-        res = self.bl.results()
+        res = bl.results()
         if res.truncated or not res.winners:
             return [0.0] * n
         return [1.0 if i in res.winners else -1.0 for i in range(n)]
@@ -191,13 +296,10 @@ class BoardlabSpielState(pyspiel.State):
         return BoardlabSpielState(self.get_game(), self.bl.determinize(player_id, Rng(seed)), prefix)
 
     def _public_events(self) -> list[dict[str, Any]]:
-        if self.prefix is not None:
-            return self.prefix.get(-1, []) + self.bl.events(None)
+        prefix = self._core.prefix
+        if prefix is not None:
+            return prefix.get(-1, []) + self.bl.events(None)
         return self.bl.events(None)
-
-    def __deepcopy__(self, memo: Any) -> "BoardlabSpielState":
-        # pyspiel's clone() of a Python state deep-copies it; the engine clone is much cheaper
-        return BoardlabSpielState(self.get_game(), self.bl.clone(), self.prefix)
 
     def __str__(self) -> str:
         return view_string(self.bl.view(None))

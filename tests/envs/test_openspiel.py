@@ -103,3 +103,71 @@ def test_bad_parameters_are_refused():
     state = load("toy").new_initial_state()
     with pytest.raises(Exception):
         state.apply_action(123)
+
+
+def test_clone_is_the_engine_clone_at_any_log_length():
+    state = load("dungeons-jewel", seed=2).new_initial_state()
+    for _ in range(3000):  # far past the ~335 events where a generic deepcopy hit RecursionError
+        state.bl.emit("filler")
+    twin = state.clone()
+    assert twin.bl is not state.bl and twin.bl._log is state.bl._log  # engine clone shares the immutable log
+    twin.apply_action(twin.legal_actions()[0])
+    assert twin.bl.dumps() != state.bl.dumps()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("serialize", [False, True])
+def test_random_sim_test_passes(game_id, serialize):
+    game = load(game_id, seed=1, max_turns=6)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=serialize, verbose=False)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_compact_action_space_and_serialization_round_trip(game_id):
+    game = load(game_id, seed=4)
+    assert game.num_distinct_actions() <= 1024
+    state = game.new_initial_state()
+    rs = np.random.RandomState(1)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        assert len(state.legal_actions_mask()) == game.num_distinct_actions()
+        state.apply_action(int(rs.choice(state.legal_actions())))
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, back = pyspiel.deserialize_game_and_state(text)
+    assert back.bl.dumps() == state.bl.dumps() and back.history() == state.history()
+
+
+def test_illegal_action_raises_spiel_error_and_changes_nothing():
+    state = load("dungeons-jewel", seed=3).new_initial_state()
+    before = state.bl.dumps()
+    for bad in (len(state.legal_actions()), 10**6, -1):
+        with pytest.raises(pyspiel.SpielError):
+            state.apply_action(bad)
+    assert state.bl.dumps() == before and state.history() == []
+
+
+class _EngineEvaluation:
+    """A cheap leaf evaluation (the engine's heuristic), so full games stay CI-sized."""
+
+    def evaluate(self, state):
+        if state.is_terminal():
+            return np.array(state.returns())
+        return np.array([2.0 * state.bl.evaluate(p) - 1.0 for p in range(state.num_players())])
+
+    def prior(self, state):
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+# ISMCTS on Dungeon's Jewel (~1,900 decisions, long infostate strings) takes over a minute; the capped test covers it
+@pytest.mark.parametrize("game_id,bot", [(g, "mcts") for g in GAMES] + [(g, "ismcts") for g in GAMES if g != "dungeons-jewel"])
+def test_python_bots_finish_uncapped_games(game_id, bot):
+    game = load(game_id, seed=7)
+    rs = np.random.RandomState(0)
+    ev = _EngineEvaluation()
+    bots = [mcts.MCTSBot(game, 2.0, 2, ev, random_state=rs, solve=False) if bot == "mcts" else ismcts.ISMCTSBot(game, ev, 2.0, 2, random_state=rs) for _ in range(game.num_players())]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    assert len(state.returns()) == game.num_players()
