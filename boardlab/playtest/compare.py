@@ -13,28 +13,13 @@ which removes most of the luck from the difference.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Sequence
 
 from boardlab.engine.errors import BoardlabError
 from boardlab.engine.rng import Rng
+from boardlab.stats import binom_two_sided, mcnemar_exact  # noqa: F401  (binom_two_sided re-exported)
 
 ALPHA = 0.05
-
-
-def binom_two_sided(k: int, n: int) -> float:
-    """Exact two-sided p-value of ``k`` successes in ``n`` fair coin flips.
-
-    >>> round(binom_two_sided(0, 10), 5)
-    0.00195
-    >>> binom_two_sided(5, 10)
-    1.0
-    """
-    if n == 0:
-        return 1.0
-    k = min(k, n - k)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
-    return min(1.0, 2 * tail)
 
 
 def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
@@ -47,7 +32,7 @@ def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
     a_only = sum(1 for x, y in zip(a, b) if x and not y)
     b_only = sum(1 for x, y in zip(a, b) if y and not x)
     n = len(a)
-    p = binom_two_sided(a_only, a_only + b_only)
+    p = mcnemar_exact(a_only, b_only)
     return {
         "rate_a": sum(a) / n if n else 0.0,
         "rate_b": sum(b) / n if n else 0.0,

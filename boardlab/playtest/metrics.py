@@ -10,25 +10,9 @@ import math
 from collections import defaultdict
 from typing import Any, Iterable, Sequence
 
+from boardlab.stats import wilson  # noqa: F401  (re-exported)
+
 Z95 = 1.959963984540054
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default).
-
-    >>> lo, hi = wilson(50, 100)
-    >>> round(lo, 4), round(hi, 4)
-    (0.4038, 0.5962)
-    >>> wilson(0, 0)
-    (0.0, 1.0)
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def rate(successes: float, n: int) -> dict[str, float]:
