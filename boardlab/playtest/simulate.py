@@ -96,10 +96,19 @@ def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
     leaders: list[int | None] = []
     gaps: list[float] = []
     last_turn = -1
+    # Who acted first: the first seat to act in turn 1 or later (turn 0 is setup by the
+    # engine's convention, e.g. Blackfire's placement before colours are rolled); a game
+    # that never leaves turn 0 falls back to the first seat that acted at all.
+    first_seat: int | None = None
+    first_any: int | None = None
     while True:
         seat = state.current_seat()
         if seat is None:
             break
+        if first_any is None:
+            first_any = seat
+        if first_seat is None and state.turn >= 1:
+            first_seat = seat
         legal = state.legal_actions()
         if len(legal) > 1:
             choice_points += 1
@@ -134,6 +143,7 @@ def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
         "lead_changes": lead_changes(leaders),
         "closeness": 1.0 - (sum(gaps) / len(gaps)) if gaps else 1.0,
         "metrics": {k: [int(c) for c in v] for k, v in sorted(state.metrics().items())},
+        "first_seat": first_seat if first_seat is not None else first_any,
     }
 
 
