@@ -32,8 +32,9 @@ class RunConfig:
     agents: tuple[str, ...]
     games: int
     seed: int = 0
-    #: ``{seat: tag}``: that seat's agent never takes actions tagged ``tag`` (restricted play).
-    restrict: dict[int, str] = field(default_factory=dict)
+    #: ``{seat: [tag, ...]}``: that seat's agent never takes actions tagged with any of the tags
+    #: (restricted play; tags match case-insensitively). A plain string is one tag.
+    restrict: dict[int, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,7 +45,7 @@ class RunConfig:
             "agents": list(self.agents),
             "games": self.games,
             "seed": self.seed,
-            "restrict": {str(k): v for k, v in self.restrict.items()},
+            "restrict": {str(k): _tag_list(v) for k, v in self.restrict.items()},
         }
 
     @classmethod
@@ -57,21 +58,28 @@ class RunConfig:
             agents=tuple(doc["agents"]),
             games=int(doc["games"]),
             seed=int(doc.get("seed", 0)),
-            restrict={int(k): v for k, v in (doc.get("restrict") or {}).items()},
+            restrict={int(k): _tag_list(v) for k, v in (doc.get("restrict") or {}).items()},
         )
 
 
-class _Restricted:
-    """Wraps an agent so it never picks actions carrying a given tag (unless nothing else is legal)."""
+def _tag_list(value: Any) -> list[str]:
+    """One tag or several, as a list (run folders written before tags accumulated hold a string)."""
+    return [value] if isinstance(value, str) else list(value)
 
-    def __init__(self, agent: Any, tag: str) -> None:
+
+class _Restricted:
+    """Wraps an agent so it never picks actions carrying any of the given tags (unless nothing
+    else is legal). Tags match case-insensitively."""
+
+    def __init__(self, agent: Any, tags: Any) -> None:
         self.agent = agent
-        self.tag = tag
-        self.name = f"{agent.name} (never {tag})"
+        self.tags = frozenset(t.lower() for t in _tag_list(tags))
+        self.name = f"{agent.name} (never {', '.join(sorted(self.tags))})"
 
     def act(self, decision: Decision) -> tuple:
         state = decision._state
-        allowed = tuple(a for a in decision.legal if self.tag not in state.action_tags(a))
+        tags = self.tags
+        allowed = tuple(a for a in decision.legal if not any(t.lower() in tags for t in state.action_tags(a)))
         if allowed and len(allowed) < len(decision.legal):
             decision.legal = allowed
         return self.agent.act(decision)
