@@ -164,7 +164,7 @@ def figures_block(game_id: str, results: list[tuple[str, dict, dict]], games: in
         if fm:
             lines.append(f"- first to act wins {pct(fm['rate'])} ({pct(fm['ci_low'])} - {pct(fm['ci_high'])}; fair share {pct(fm['fair'])})")
         lines += [
-            f"- balance {res['balance']:.3f}; seat 0 minus fair share {100 * res['first_player_advantage']['advantage']:+.1f} points",
+            f"- balance {res['balance']:.3f}; {res['first_player_advantage'].get('measures', 'seat 0')} minus fair share {100 * res['first_player_advantage']['advantage']:+.1f} points",
             f"- truncated {comp['truncated']} ({pct(comp['truncated_rate'])}); no winner {comp['no_winner']}",
             f"- length {res['turns']['mean']:.1f} turns (median {res['turns']['median']:.0f}, quartiles {res['turns']['q1']:.0f}-{res['turns']['q3']:.0f}); {res['decisions']['mean']:.0f} decisions",
             f"- lead changes per game {res['lead_changes']['mean']:.2f}; mean branching {res['branching']['mean']:.1f}",

@@ -36,7 +36,6 @@ unknown player); ``sigma`` is its uncertainty and ``ordinal`` = mu - 3 sigma.
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
 from itertools import combinations
@@ -44,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from boardlab.engine.errors import SaveFileError
 from boardlab.engine.runner import GameRecord, game_seed
+from boardlab.stats import wilson  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover
     from boardlab.engine.game import Game
@@ -87,18 +87,6 @@ def lineups(agents: Sequence[str], players: int, field: str | None = None,
         for r in range(m):
             out.append(tuple(group[(s + r) % m] for s in range(players)))
     return out
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion (``successes`` may be fractional, e.g. draws)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    z2 = z * z
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n))) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _play_tasks(args: tuple[dict[str, Any], list[tuple[int, tuple[str, ...], int]]]) -> list[tuple[int, GameRecord]]:

@@ -11,13 +11,16 @@ from boardlab.cli.common import console, make_game, parse_agents
 from boardlab.engine.errors import InvalidOptionError
 
 
-def _parse_restrict(pairs: tuple[str, ...]) -> dict[int, str]:
-    out: dict[int, str] = {}
+def _parse_restrict(pairs: tuple[str, ...]) -> dict[int, list[str]]:
+    """SEAT=TAG pairs; a seat given several times accumulates its tags."""
+    out: dict[int, list[str]] = {}
     for pair in pairs:
         seat, sep, tag = pair.partition("=")
         if not sep or not seat.strip().isdigit() or not tag.strip():
             raise click.BadParameter(f"{pair!r} must look like SEAT=TAG, e.g. 0=card:fireball", param_hint="'--restrict'")
-        out[int(seat)] = tag.strip()
+        tags = out.setdefault(int(seat), [])
+        if tag.strip() not in tags:
+            tags.append(tag.strip())
     return out
 
 

@@ -13,28 +13,13 @@ which removes most of the luck from the difference.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Sequence
 
 from boardlab.engine.errors import BoardlabError
 from boardlab.engine.rng import Rng
+from boardlab.stats import binom_two_sided, holm, mcnemar_exact  # noqa: F401  (binom_two_sided re-exported)
 
 ALPHA = 0.05
-
-
-def binom_two_sided(k: int, n: int) -> float:
-    """Exact two-sided p-value of ``k`` successes in ``n`` fair coin flips.
-
-    >>> round(binom_two_sided(0, 10), 5)
-    0.00195
-    >>> binom_two_sided(5, 10)
-    1.0
-    """
-    if n == 0:
-        return 1.0
-    k = min(k, n - k)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
-    return min(1.0, 2 * tail)
 
 
 def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
@@ -47,7 +32,7 @@ def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
     a_only = sum(1 for x, y in zip(a, b) if x and not y)
     b_only = sum(1 for x, y in zip(a, b) if y and not x)
     n = len(a)
-    p = binom_two_sided(a_only, a_only + b_only)
+    p = mcnemar_exact(a_only, b_only)
     return {
         "rate_a": sum(a) / n if n else 0.0,
         "rate_b": sum(b) / n if n else 0.0,
@@ -92,8 +77,10 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
     if not pairs:
         raise BoardlabError("the two runs share no game seeds; run both with the same --seed and --games")
     players = rows_a[0]["players"]
+    if rows_a[0].get("game") != rows_b[0].get("game"):
+        raise BoardlabError(f"the two runs are of different games ({rows_a[0].get('game')} and {rows_b[0].get('game')})")
     if rows_b[0]["players"] != players:
-        raise BoardlabError("the two runs have different player counts")
+        raise BoardlabError(f"the two runs have different player counts ({players} and {rows_b[0]['players']})")
     seats = []
     for s in range(players):
         seats.append(mcnemar([s in a["winners"] for a, _ in pairs], [s in b["winners"] for _, b in pairs]))
@@ -102,6 +89,8 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
         role: mcnemar([role in a["winner_roles"] for a, _ in pairs], [role in b["winner_roles"] for _, b in pairs])
         for role in roles
     }
+    _holm_adjust(seats)
+    _holm_adjust([r for role, r in by_role.items() if not role.startswith("seat ")])
     return {
         "paired_games": len(pairs),
         "win_by_seat": seats,
@@ -110,6 +99,15 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
         "turns": paired_bootstrap([a["turns"] for a, _ in pairs], [b["turns"] for _, b in pairs]),
         "decisions": paired_bootstrap([a["decisions"] for a, _ in pairs], [b["decisions"] for _, b in pairs]),
     }
+
+
+def _holm_adjust(results: list[dict[str, Any]]) -> None:
+    """Holm's correction across a family of tests (the seats, or the roles): adds ``p_holm``
+    and makes ``significant`` mean significant after the correction."""
+    reject, adjusted = holm([r["p_value"] for r in results], alpha=ALPHA)
+    for r, rej, p in zip(results, reject, adjusted):
+        r["p_holm"] = p
+        r["significant"] = rej
 
 
 def markdown_comparison(label_a: str, label_b: str, result: dict[str, Any]) -> str:
@@ -121,17 +119,18 @@ def markdown_comparison(label_a: str, label_b: str, result: dict[str, Any]) -> s
     lines = [
         f"# Comparison: A = {label_a}, B = {label_b}",
         "",
-        f"{result['paired_games']} paired games (same seeds).",
+        f"{result['paired_games']} paired games (same seeds). Win-rate p-values are McNemar's exact test;"
+        " 'significant' is after Holm's correction across the seats (and, separately, across the roles).",
         "",
         "| measure | A | B | B - A | p / 95% CI | significant |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for s, r in enumerate(result["win_by_seat"]):
-        lines.append(f"| seat {s} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts | p={r['p_value']:.3g} | {mark(r['significant'])} |")
+        lines.append(f"| seat {s} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) | {mark(r['significant'])} |")
     for role, r in result["win_by_role"].items():
         if role.startswith("seat "):
             continue
-        lines.append(f"| {role} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts | p={r['p_value']:.3g} | {mark(r['significant'])} |")
+        lines.append(f"| {role} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) | {mark(r['significant'])} |")
     t = result["truncated"]
     lines.append(f"| truncated | {100 * t['rate_a']:.1f}% | {100 * t['rate_b']:.1f}% | {100 * t['difference']:+.1f} pts | p={t['p_value']:.3g} | {mark(t['significant'])} |")
     for key in ("turns", "decisions"):

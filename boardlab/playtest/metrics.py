@@ -10,25 +10,9 @@ import math
 from collections import defaultdict
 from typing import Any, Iterable, Sequence
 
+from boardlab.stats import wilson  # noqa: F401  (re-exported)
+
 Z95 = 1.959963984540054
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default).
-
-    >>> lo, hi = wilson(50, 100)
-    >>> round(lo, 4), round(hi, 4)
-    (0.4038, 0.5962)
-    >>> wilson(0, 0)
-    (0.0, 1.0)
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def rate(successes: float, n: int) -> dict[str, float]:
@@ -60,11 +44,23 @@ def win_rates_by_role(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, flo
     return {role: rate(won[role], played[role]) for role in sorted(played)}
 
 
-def first_player_advantage(rows: Sequence[dict[str, Any]], players: int) -> dict[str, float]:
-    """Seat 0's win rate minus the fair share ``1/players`` (with seat 0's interval)."""
-    r = win_rates_by_seat(rows, players)[0] if players else rate(0, 0)
+def first_player_advantage(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
+    """The win rate of the seat that acted first in each game, minus the fair share ``1/players``.
+
+    Rows record ``first_seat`` (who acted first). Rows from older runs without it fall back
+    to seat 0, and the result says so (``measures`` is then ``"seat 0"``).
+    """
     fair = 1.0 / players if players else 0.0
-    return {"seat0_rate": r["rate"], "fair": fair, "advantage": r["rate"] - fair, "ci_low": r["ci_low"] - fair, "ci_high": r["ci_high"] - fair}
+    known = [r for r in rows if r.get("first_seat") is not None]
+    if known and len(known) == len(rows):
+        wins = sum(1 for r in rows if r["first_seat"] in r["winners"])
+        r = rate(wins, len(rows))
+        measures = "first to act"
+    else:
+        r = win_rates_by_seat(rows, players)[0] if players else rate(0, 0)
+        measures = "seat 0"
+    return {"measures": measures, "first_rate": r["rate"], "seat0_rate": win_rates_by_seat(rows, players)[0]["rate"] if players else 0.0,
+            "fair": fair, "advantage": r["rate"] - fair, "ci_low": r["ci_low"] - fair, "ci_high": r["ci_high"] - fair}
 
 
 def balance(rows: Sequence[dict[str, Any]], players: int) -> float:

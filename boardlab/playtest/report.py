@@ -105,7 +105,7 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
     lines += [
         "",
         f"- balance (1 - largest seat gap): {result['balance']:.3f}",
-        f"- first-player advantage: {100 * fpa['advantage']:+.1f} points (CI {100 * fpa['ci_low']:+.1f} to {100 * fpa['ci_high']:+.1f})",
+        f"- {'first-player advantage (the seat that acted first)' if fpa.get('measures') == 'first to act' else 'seat 0 advantage (who acted first was not recorded)'}: {100 * fpa['advantage']:+.1f} points (CI {100 * fpa['ci_low']:+.1f} to {100 * fpa['ci_high']:+.1f})",
         f"- truncated: {comp['truncated']} of {comp['games']} ({_pct(comp['truncated_rate'])}); no winner: {comp['no_winner']}",
         f"- length: {result['turns']['mean']:.1f} turns on average (median {result['turns']['median']:.0f}), {result['decisions']['mean']:.1f} decisions",
         f"- choice points per game: {result['choice_points']['mean']:.1f}; mean branching factor: {result['branching']['mean']:.2f}",

@@ -30,7 +30,7 @@ def plan_run(
     options: dict[str, Any] | None = None,
     agents: Sequence[str] | None = None,
     seed: int = 0,
-    restrict: dict[int, str] | None = None,
+    restrict: dict[int, Any] | None = None,
 ) -> RunConfig:
     """Check every argument and build the run's configuration (raises BoardlabError on bad input)."""
     if games < 1:
@@ -49,7 +49,7 @@ def plan_run(
         agents=tuple(specs),
         games=games,
         seed=seed,
-        restrict=dict(restrict or {}),
+        restrict={seat: ([t] if isinstance(t, str) else list(t)) for seat, t in (restrict or {}).items()},
     )
 
 

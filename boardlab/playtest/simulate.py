@@ -32,8 +32,9 @@ class RunConfig:
     agents: tuple[str, ...]
     games: int
     seed: int = 0
-    #: ``{seat: tag}``: that seat's agent never takes actions tagged ``tag`` (restricted play).
-    restrict: dict[int, str] = field(default_factory=dict)
+    #: ``{seat: [tag, ...]}``: that seat's agent never takes actions tagged with any of the tags
+    #: (restricted play; tags match case-insensitively). A plain string is one tag.
+    restrict: dict[int, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,7 +45,7 @@ class RunConfig:
             "agents": list(self.agents),
             "games": self.games,
             "seed": self.seed,
-            "restrict": {str(k): v for k, v in self.restrict.items()},
+            "restrict": {str(k): _tag_list(v) for k, v in self.restrict.items()},
         }
 
     @classmethod
@@ -57,21 +58,28 @@ class RunConfig:
             agents=tuple(doc["agents"]),
             games=int(doc["games"]),
             seed=int(doc.get("seed", 0)),
-            restrict={int(k): v for k, v in (doc.get("restrict") or {}).items()},
+            restrict={int(k): _tag_list(v) for k, v in (doc.get("restrict") or {}).items()},
         )
 
 
-class _Restricted:
-    """Wraps an agent so it never picks actions carrying a given tag (unless nothing else is legal)."""
+def _tag_list(value: Any) -> list[str]:
+    """One tag or several, as a list (run folders written before tags accumulated hold a string)."""
+    return [value] if isinstance(value, str) else list(value)
 
-    def __init__(self, agent: Any, tag: str) -> None:
+
+class _Restricted:
+    """Wraps an agent so it never picks actions carrying any of the given tags (unless nothing
+    else is legal). Tags match case-insensitively."""
+
+    def __init__(self, agent: Any, tags: Any) -> None:
         self.agent = agent
-        self.tag = tag
-        self.name = f"{agent.name} (never {tag})"
+        self.tags = frozenset(t.lower() for t in _tag_list(tags))
+        self.name = f"{agent.name} (never {', '.join(sorted(self.tags))})"
 
     def act(self, decision: Decision) -> tuple:
         state = decision._state
-        allowed = tuple(a for a in decision.legal if self.tag not in state.action_tags(a))
+        tags = self.tags
+        allowed = tuple(a for a in decision.legal if not any(t.lower() in tags for t in state.action_tags(a)))
         if allowed and len(allowed) < len(decision.legal):
             decision.legal = allowed
         return self.agent.act(decision)
@@ -96,10 +104,19 @@ def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
     leaders: list[int | None] = []
     gaps: list[float] = []
     last_turn = -1
+    # Who acted first: the first seat to act in turn 1 or later (turn 0 is setup by the
+    # engine's convention, e.g. Blackfire's placement before colours are rolled); a game
+    # that never leaves turn 0 falls back to the first seat that acted at all.
+    first_seat: int | None = None
+    first_any: int | None = None
     while True:
         seat = state.current_seat()
         if seat is None:
             break
+        if first_any is None:
+            first_any = seat
+        if first_seat is None and state.turn >= 1:
+            first_seat = seat
         legal = state.legal_actions()
         if len(legal) > 1:
             choice_points += 1
@@ -134,6 +151,7 @@ def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
         "lead_changes": lead_changes(leaders),
         "closeness": 1.0 - (sum(gaps) / len(gaps)) if gaps else 1.0,
         "metrics": {k: [int(c) for c in v] for k, v in sorted(state.metrics().items())},
+        "first_seat": first_seat if first_seat is not None else first_any,
     }
 
 

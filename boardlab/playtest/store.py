@@ -19,7 +19,7 @@ from boardlab.engine.errors import BoardlabError
 COLUMNS = (
     "index", "seed", "game", "variant", "players", "options", "agents", "roles", "winners",
     "winner_roles", "scores", "truncated", "reason", "turns", "decisions", "choice_points",
-    "mean_branching", "lead_changes", "closeness", "metrics",
+    "mean_branching", "lead_changes", "closeness", "metrics", "first_seat",
 )
 
 
@@ -34,6 +34,7 @@ def _schema() -> Any:
         ("truncated", pa.bool_()), ("reason", pa.string()), ("turns", pa.int64()),
         ("decisions", pa.int64()), ("choice_points", pa.int64()), ("mean_branching", pa.float64()),
         ("lead_changes", pa.int64()), ("closeness", pa.float64()), ("metrics", pa.string()),
+        ("first_seat", pa.int64()),
     ])
 
 
@@ -43,7 +44,7 @@ def rows_to_table(rows: Sequence[dict[str, Any]]) -> Any:
     cols: dict[str, list[Any]] = {c: [] for c in COLUMNS}
     for r in rows:
         for c in COLUMNS:
-            v = r[c]
+            v = r.get(c) if c == "first_seat" else r[c]
             if c == "metrics":
                 v = json.dumps(v, sort_keys=True)
             cols[c].append(v)

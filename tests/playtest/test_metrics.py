@@ -107,3 +107,28 @@ def test_compare_rows_pairs_by_seed():
     res = compare_rows(a, b)
     assert res["paired_games"] == 20
     assert res["win_by_seat"][0]["difference"] == -1.0 and res["win_by_seat"][0]["significant"]
+
+
+def test_compare_holm_corrects_across_seats():
+    # 4 seats; seat 0 gains in 6 of 6 discordant pairs: raw p = 2/64 = 0.03125,
+    # Holm across 4 seats multiplies the smallest p by 4 -> 0.125: not significant.
+    roles = ("seat 0", "seat 1", "seat 2", "seat 3")
+    a = [row([1], roles=roles, seed=s) for s in range(6)] + [row([2], roles=roles, seed=s) for s in range(6, 40)]
+    b = [row([0], roles=roles, seed=s) for s in range(6)] + [row([2], roles=roles, seed=s) for s in range(6, 40)]
+    res = compare_rows(a, b)
+    s0 = res["win_by_seat"][0]
+    assert s0["p_value"] == pytest.approx(2 / 64)
+    assert s0["p_holm"] == pytest.approx(4 * 2 / 64)
+    assert not s0["significant"]
+
+
+def test_compare_refuses_different_games_and_player_counts():
+    from boardlab.engine.errors import BoardlabError
+
+    a = [dict(row([0], seed=s), game="armies") for s in range(5)]
+    b = [dict(row([0], seed=s), game="blackfire") for s in range(5)]
+    with pytest.raises(BoardlabError, match="different games"):
+        compare_rows(a, b)
+    c = [dict(row([0], roles=("seat 0", "seat 1", "seat 2"), seed=s), game="armies") for s in range(5)]
+    with pytest.raises(BoardlabError, match="different player counts"):
+        compare_rows(a, c)
