@@ -157,7 +157,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     elif prompt:
         ask = PROMPTS.get(prompt["kind"], "").format(points=prompt.get("points", 3))
     else:
-        ask = "Click a piece, then a square (stance change and End turn are in the action list)"
+        ask = "Pick a piece, then a square (stance change and End turn are in the action list)"
     return {
         "title": "Blackfire",
         "status": status_line(view, names) + (f" - turn {view.get('turn')}" if st["phase"] == "play" and not view.get("over") else ""),

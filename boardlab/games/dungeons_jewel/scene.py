@@ -3,7 +3,7 @@
 The 7x7 board shows the start corners, the dragon (or the empty lair) at the
 centre, face-down and face-up dungeon tokens, placed walls, and the players
 with health and attack power as a badge (hearts and swords).  One side panel
-per player lists health, attack power, items and the jewel.  Click a room to
+per player lists health, attack power, items and the jewel.  Choose a room to
 move there, the centre to fight the dragon, a player's piece to attack it,
 and a neighbouring room to turn a freshly drawn wall towards it.
 """
@@ -106,7 +106,7 @@ def build_scene(game: "DungeonsJewel", view: dict[str, Any], actions: Sequence[t
     elif pending is not None:
         prompt = PROMPTS.get(pending["kind"])
     elif actions:
-        prompt = "Click a room to move, or a neighbouring player to attack"
+        prompt = "Choose a room to move, or a neighbouring player to attack"
     return {
         "title": game.name,
         "status": status_line(view, names),
