@@ -36,6 +36,8 @@
   function hello() { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "hello", seat: seat, token: seat === null ? null : token })); }
   function fatal(text) {
     document.body.classList.add("fatal");
+    $("crumb").textContent = "Game unavailable";
+    document.title = "Game unavailable · boardlab";
     $("status").textContent = text;
     parts.boards.replaceChildren(h("div", { class: "empty big", text: "This game cannot be shown: " + text }));
   }

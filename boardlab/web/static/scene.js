@@ -297,7 +297,7 @@
     const el = svg("svg", { viewBox: "0 0 12 12", class: "lock", "aria-label": "private" });
     svg("rect", { x: 1.5, y: 5, width: 9, height: 6.5, rx: 1.2 }, el);
     svg("path", { d: "M3.5 5V3.6a2.5 2.5 0 0 1 5 0V5", fill: "none", stroke: "currentColor", "stroke-width": 1.4 }, el).style.stroke = "var(--accent-2)";
-    title(el, "Only this seat sees this");
+    title(el, "Not public: seen only by the players it was shown to, not by spectators");
     return el;
   }
   function logItems(list, events) {
