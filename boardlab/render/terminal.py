@@ -140,7 +140,9 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
     v: dict[tuple[int, int], Style] = {}
     for w in board.get("walls") or ():
         x, y, side = int(w.get("x", 0)), int(w.get("y", 0)), str(w.get("side", "")).upper()
-        st = _style(w.get("color"), "bold")
+        # a wall is drawn bold in the terminal's own foreground: a scene colour meant for a
+        # light SVG board (near-black) would vanish on a dark terminal, and a light one on a light terminal
+        st = Style(bold=True)
         if side == "N":
             h[(x, y)] = st
         elif side == "S":

@@ -116,3 +116,19 @@ def test_every_registered_game_scene_renders(game_id):
         actions = state.legal_actions() if seat == acting else ()
         render_scene(game.scene(state.view(seat), actions))
         assert scene_text(game.scene(state.view(seat), actions))
+
+
+def test_walls_use_the_terminal_foreground_not_the_scene_colour():
+    """A near-black wall colour (256-colour 234 on a dark terminal) would be invisible."""
+    import io
+
+    from rich.console import Console
+
+    from boardlab.render.terminal import render_scene
+
+    scene = grid_scene(cols=2, rows=1, walls=[{"x": 0, "y": 0, "side": "E", "color": "#1d1a17"}])
+    buf = io.StringIO()
+    Console(file=buf, width=80, color_system="256", force_terminal=True).print(render_scene(scene, (), 80))
+    out = buf.getvalue()
+    assert "\x1b[1m|" in out  # the wall: bold
+    assert "38;5;234" not in out
