@@ -14,6 +14,7 @@ Format (all keys optional unless marked)::
       "boards": [                                  # zero or more boards
         {                                          # a square grid
           "id": "main", "kind": "grid", "cols": 7, "rows": 7,   # required
+          "col_labels": ["a", ...], "row_labels": ["1", ...],  # optional: square names as the actions use them
           "cells": [{"x": 0, "y": 0, "fill": "#ccc", "label": "S1",
                      "title": "hover text", "blocked": false, "highlight": false}],
           "walls": [{"x": 0, "y": 0, "side": "E", "color": "#000"}],  # side N/E/S/W
@@ -65,6 +66,16 @@ def cell_id(board: str, x: int, y: int) -> str:
 def node_id(board: str, node: str | int) -> str:
     """The click id of node ``node`` on ``board``."""
     return f"{board}:{node}"
+
+
+def chess_axes(cols: int, rows: int, *, upper: bool = False, rank_up: bool = False) -> dict[str, list[str]]:
+    """Axis labels in chess style for a grid board: files ``a, b, c...`` left to right (``A, B,
+    C...`` with ``upper``) and ranks ``1, 2, 3...`` from the top row down (from the bottom row up
+    with ``rank_up``).  A grid board carries them as ``col_labels``/``row_labels`` so that every
+    renderer names squares the way the actions and the log do."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if upper else "abcdefghijklmnopqrstuvwxyz"
+    ranks = [str(rows - y) if rank_up else str(y + 1) for y in range(rows)]
+    return {"col_labels": [letters[x] for x in range(cols)], "row_labels": ranks}
 
 
 def generic_scene(view: dict[str, Any], actions: Sequence[tuple] = ()) -> Scene:

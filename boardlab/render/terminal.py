@@ -123,7 +123,8 @@ def _item_text(item: dict[str, Any]) -> str:
 
 
 def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[RenderableType]:
-    """A square grid as text: column numbers on top, row numbers on the left,
+    """A square grid as text: column labels on top, row labels on the left (the board's
+    ``col_labels``/``row_labels``, else numbers from 0),
     walls as ``|`` and ``---``, items (or else the cell label) inside cells."""
     cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
     if cols <= 0 or rows <= 0:
@@ -173,14 +174,18 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
             contents[(x, y)] = segs
             longest = max(longest, sum(cell_len(s) for s, _ in segs))
     widest = max(MIN_CELL, min(MAX_CELL, (width - 4 - len(str(rows))) // cols - 1))
-    cw = max(MIN_CELL, min(widest, longest + 1), len(str(cols - 1)))
-    label_w = len(str(rows - 1)) + 1
+    col_labels = [str(c) for c in board.get("col_labels") or range(cols)][:cols]
+    col_labels += [str(x) for x in range(len(col_labels), cols)]
+    row_labels = [str(r) for r in board.get("row_labels") or range(rows)][:rows]
+    row_labels += [str(y) for y in range(len(row_labels), rows)]
+    cw = max(MIN_CELL, min(widest, longest + 1), max(len(c) for c in col_labels))
+    label_w = max(len(r) for r in row_labels) + 1
     wall_h = "-" * cw
 
     out = Text(no_wrap=True, overflow="crop")
     out.append(" " * (label_w + 1))
     for x in range(cols):
-        out.append(f"{x:^{cw}}", style="dim")
+        out.append(f"{col_labels[x]:^{cw}}", style="dim")
         out.append(" ")
     out.append("\n")
     for y in range(rows + 1):
@@ -202,7 +207,7 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
         out.append("\n")
         if y == rows:
             break
-        out.append(f"{y:>{label_w - 1}} ", style="dim")
+        out.append(f"{row_labels[y]:>{label_w - 1}} ", style="dim")
         for x in range(cols + 1):
             if x in (0, cols):
                 out.append("|")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from boardlab.engine.scene import cell_id, status_line
+from boardlab.engine.scene import cell_id, chess_axes, status_line
 
 from .board import SIDES
 
@@ -111,7 +111,7 @@ def build_scene(game: "DungeonsJewel", view: dict[str, Any], actions: Sequence[t
         "title": game.name,
         "status": status_line(view, names),
         "prompt": prompt,
-        "boards": [{"id": "main", "kind": "grid", "cols": size, "rows": size, "cells": cells,
+        "boards": [{"id": "main", "kind": "grid", "cols": size, "rows": size, **chess_axes(size, size), "cells": cells,
                     "walls": walls, "items": items}],
         "panels": panels,
         "targets": targets,

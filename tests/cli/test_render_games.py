@@ -1,0 +1,44 @@
+"""The games' boards in the terminal at 80 and 120 columns: axes named as the actions name squares."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from boardlab.engine import make
+from boardlab.render.terminal import scene_text
+
+GRID_GAMES = ["blackfire", "dungeons-jewel", "wizards-labyrinth"]
+SQUARE = re.compile(r"\b([a-zA-Z])(\d{1,2})\b")
+
+
+def first_grid(scene):
+    return next(b for b in scene["boards"] if b["kind"] == "grid")
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("game_id", GRID_GAMES)
+def test_axis_labels_are_drawn_and_name_squares_as_the_actions_do(game_id, width):
+    game = make(game_id)
+    state = game.new_state(1)
+    scene = game.scene(state.view(0), state.legal_actions())
+    board = first_grid(scene)
+    cols, rows = board["col_labels"], board["row_labels"]
+    assert len(cols) == board["cols"] and len(rows) == board["rows"]
+    lines = scene_text(scene, width=width).splitlines()
+    top = next(i for i, line in enumerate(lines) if line.split() == cols)  # the column header, as labelled
+    body = [line for line in lines[top + 1:] if line.strip()[:1] not in ("+", "")][: board["rows"]]
+    assert [line.split()[0] for line in body] == rows
+    # a legal action's square, as the action names it, is the square its click lands on
+    checked = 0
+    for t in scene["targets"]:
+        board_id, _, xy = t["clicks"][-1].partition(":")
+        m = SQUARE.search(t["label"])
+        if board_id != "main" or "," not in xy or not m or m.group(1) not in cols:
+            continue
+        x, y = map(int, xy.split(","))
+        assert (cols[x], rows[y]) == (m.group(1), m.group(2)), t
+        checked += 1
+    if game_id != "wizards-labyrinth":  # its first actions name towers by number
+        assert checked, scene["targets"][:3]
