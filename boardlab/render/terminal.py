@@ -180,6 +180,8 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
     row_labels += [str(y) for y in range(len(row_labels), rows)]
     cw = max(MIN_CELL, min(widest, longest + 1), max(len(c) for c in col_labels))
     label_w = max(len(r) for r in row_labels) + 1
+    labelled = bool(board.get("col_labels")) and bool(board.get("row_labels"))
+    overflow: list[tuple[str, list[tuple[str, Style]]]] = []
     wall_h = "-" * cw
 
     out = Text(no_wrap=True, overflow="crop")
@@ -224,9 +226,12 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
                 continue
             segs = contents[(x, y)]
             total = sum(cell_len(s) for s, _ in segs)
-            if total > cw:
-                segs = _truncate(segs, cw)
-                total = cw
+            if total > cw:  # too much for the cell: a compact marker, the whole stack in the legend
+                square = f"{col_labels[x]}{row_labels[y]}" if labelled else f"{x},{y}"
+                overflow.append((square, segs))
+                n = len(items.get((x, y)) or ()) or 1
+                marker = f"[{n}]" if cw >= len(f"[{n}]") else str(n)[:cw]
+                segs, total = [(marker, Style(bold=True))], len(marker)
             pad_left = (cw - total + 1) // 2 if total < cw else 0
             out.append(" " * pad_left, style=st_extra)
             for s, st in segs:
@@ -238,23 +243,20 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
     if board.get("title"):
         parts.append(Text(str(board["title"]), style="bold"))
     parts.append(out)
+    if overflow:  # one line per square whose stack did not fit, keyed by the square's name
+        more = Text()
+        for i, (square, segs) in enumerate(overflow):
+            if i:
+                more.append("\n")
+            more.append(f"  {square}:", style="bold")
+            more.append(" ")
+            for text, st in segs:
+                more.append(text, style=st)
+        parts.append(more)
     legend = _legend(board.get("items") or ())
     if legend is not None:
         parts.append(legend)
     return parts
-
-
-def _truncate(segs: list[tuple[str, Style]], width: int) -> list[tuple[str, Style]]:
-    out: list[tuple[str, Style]] = []
-    left = width - 1
-    for s, st in segs:
-        if left <= 0:
-            break
-        cut = s if cell_len(s) <= left else set_cell_size(s, left).rstrip()
-        out.append((cut, st))
-        left -= cell_len(cut)
-    out.append(("+" + " " * left, Style(bold=True)))
-    return out
 
 
 def _legend(items: Iterable[dict[str, Any]]) -> Text | None:

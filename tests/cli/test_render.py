@@ -46,9 +46,10 @@ def test_wall_sides_are_equivalent_from_both_cells():
     assert "0 |   |   |" in east and north.splitlines()[4] == "  +---+"
 
 
-def test_long_cell_contents_are_cut_with_a_marker():
+def test_a_stack_that_does_not_fit_shows_a_count_and_a_legend_line():
     text = scene_text(grid_scene(cols=1, rows=1, items=[{"id": str(i), "x": 0, "y": 0, "text": f"P{i}"} for i in range(6)]))
-    assert "+|" in text.splitlines()[3]
+    assert "[6]" in text.splitlines()[3]
+    assert "  0,0: P0 P1 P2 P3 P4 P5" in text.splitlines()
 
 
 def test_node_board_lists_nodes_items_and_neighbours():

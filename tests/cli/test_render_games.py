@@ -42,3 +42,24 @@ def test_axis_labels_are_drawn_and_name_squares_as_the_actions_do(game_id, width
         checked += 1
     if game_id != "wizards-labyrinth":  # its first actions name towers by number
         assert checked, scene["targets"][:3]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("game_id", GRID_GAMES)
+def test_no_piece_is_cut_off_without_a_legend_entry(game_id, width):
+    """Every piece's text is whole on the board, or in a legend line keyed by its square."""
+    from boardlab.render.terminal import _item_text
+
+    game = make(game_id)
+    state = game.new_state(1)
+    scene = game.scene(state.view(0), state.legal_actions())
+    board = first_grid(scene)
+    lines = scene_text(scene, width=width).splitlines()
+    grid = [line for line in lines if line[:4].strip()[:1].isdigit() and "|" in line]
+    keyed = [line for line in lines if re.match(r"^  [A-Za-z]+\d+: ", line)]
+    where = "\n".join(grid + keyed)
+    assert board["items"]
+    for it in board["items"]:
+        square = board["col_labels"][it["x"]] + board["row_labels"][it["y"]]
+        text = _item_text(it)
+        assert text in where, (text, square)
