@@ -39,3 +39,26 @@ def test_axis_labels_match_a_legal_actions_square(server, pages, game_id):  # no
         assert named <= clickable | squares
     shot(page, f"axes-{game_id}")
     assert not pages.errors, pages.errors
+
+
+IN_VIEW = """(() => { const b = document.querySelector('svg.board').getBoundingClientRect();
+  const top = Math.max(b.top, 0), bottom = Math.min(b.bottom, innerHeight);
+  return bottom - top >= Math.min(b.height, innerHeight) * 0.5; })()"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_board_stays_in_view_when_choosing_far_down_the_side(server, pages, width, height):  # noqa: F811
+    """The actions (and hands) sit beside or below the board; reaching the last one keeps the board visible."""
+    seats = [{"kind": "human"}, {"kind": "bot", "agent": "random"}]
+    st, r = call(server.base, "POST", "/api/matches", {"game": "blackfire", "seats": seats, "seed": 3})
+    assert st == 201, r
+    page = pages.new(width=width, height=height)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("svg.board")
+    assert wait_turn(page, "mine") == "mine"
+    last = page.locator("#actions .action").last
+    last.scroll_into_view_if_needed()  # a choice far down the side column (or below the board)
+    last.hover()
+    assert page.evaluate(IN_VIEW), f"the board scrolled out of view at {width}px"
+    shot(page, f"board-in-view-{width}")
+    assert not pages.errors, pages.errors
