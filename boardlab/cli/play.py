@@ -88,7 +88,7 @@ class PlaySession:
         self.saved.actions.append(list(action))
 
     def _name(self, seat: int) -> str:
-        return self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
+        return self.names[seat] if seat < len(self.names) else f"Player {seat + 1}"
 
     # -- humans ------------------------------------------------------------
     def _human_turn(self, seat: int) -> None:

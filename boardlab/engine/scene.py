@@ -96,7 +96,7 @@ def _status(view: dict[str, Any]) -> str:
         res = view.get("results") or {}
         return "Game over: " + (res.get("reason") or "finished")
     acting = view.get("acting")
-    return f"Seat {acting + 1} to act" if acting is not None else ""
+    return f"Player {acting + 1} to act" if acting is not None else ""
 
 
 def _short(v: Any) -> str:
@@ -109,7 +109,7 @@ def status_line(view: dict[str, Any], seat_names: Sequence[str] | None = None) -
     if view.get("over"):
         res = view.get("results") or {}
         winners = res.get("winners") or []
-        names = [seat_names[w] if seat_names else f"Seat {w + 1}" for w in winners]
+        names = [seat_names[w] if seat_names else f"Player {w + 1}" for w in winners]
         if res.get("truncated"):
             return "Game stopped by the turn cap"
         who = ", ".join(names) if names else "nobody"
@@ -117,5 +117,5 @@ def status_line(view: dict[str, Any], seat_names: Sequence[str] | None = None) -
     acting = view.get("acting")
     if acting is None:
         return ""
-    name = seat_names[acting] if seat_names else f"Seat {acting + 1}"
+    name = seat_names[acting] if seat_names else f"Player {acting + 1}"
     return f"{name} to act"

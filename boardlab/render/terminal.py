@@ -5,7 +5,7 @@ items, walls, panels, a status line and a prompt, and nothing about any
 particular game.  A scene is built from one seat's view, so drawing it can
 never reveal more than that seat may know.
 
->>> scene = {"title": "Demo", "status": "Seat 1 to act", "boards": [
+>>> scene = {"title": "Demo", "status": "Player 1 to act", "boards": [
 ...     {"id": "main", "kind": "grid", "cols": 2, "rows": 1,
 ...      "walls": [{"x": 0, "y": 0, "side": "E"}],
 ...      "items": [{"id": "a", "x": 1, "y": 0, "text": "P1"}]}]}
@@ -15,7 +15,7 @@ Demo
   +---+---+
 0 |   | P1|
   +---+---+
-Seat 1 to act
+Player 1 to act
 """
 
 from __future__ import annotations

@@ -63,3 +63,11 @@ def test_no_piece_is_cut_off_without_a_legend_entry(game_id, width):
         square = board["col_labels"][it["x"]] + board["row_labels"][it["y"]]
         text = _item_text(it)
         assert text in where, (text, square)
+
+
+def test_one_naming_of_seats_player_n_by_default():
+    from boardlab.engine.scene import generic_scene, status_line
+
+    assert status_line({"acting": 0}) == "Player 1 to act" == make("toy").seat_names()[0] + " to act"
+    assert generic_scene({"acting": 1, "state": {}})["status"] == "Player 2 to act"
+    assert status_line({"over": True, "results": {"winners": [1], "reason": "x"}}) == "Game over: Player 2 won (x)"
