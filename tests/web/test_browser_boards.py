@@ -62,3 +62,16 @@ def test_board_stays_in_view_when_choosing_far_down_the_side(server, pages, widt
     assert page.evaluate(IN_VIEW), f"the board scrolled out of view at {width}px"
     shot(page, f"board-in-view-{width}")
     assert not pages.errors, pages.errors
+
+
+def test_a_seat_link_opened_in_a_spectator_tab_takes_the_seat(server, pages):  # noqa: F811
+    st, r = call(server.base, "POST", "/api/matches", {"game": "dungeons-jewel", "seed": 2})
+    assert st == 201, r
+    page = pages.new()
+    page.goto(server.base + r["spectator_link"])
+    page.wait_for_selector("svg.board")
+    assert page.locator("#who").inner_text() == "Spectator"
+    page.goto(server.base + r["seats"][0]["link"])  # same page, only the fragment changes
+    page.wait_for_function("document.querySelector('#who').textContent !== 'Spectator'")
+    assert "Player 1" in page.locator("#who").inner_text() or "You are" in page.locator("#who").inner_text()
+    assert not pages.errors, pages.errors
