@@ -10,9 +10,11 @@ their turns.  The game is saved (config, seed, agents, actions) for
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import click
+import platformdirs
 from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
@@ -86,7 +88,7 @@ class PlaySession:
         self.saved.actions.append(list(action))
 
     def _name(self, seat: int) -> str:
-        return self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
+        return self.names[seat] if seat < len(self.names) else f"Player {seat + 1}"
 
     # -- humans ------------------------------------------------------------
     def _human_turn(self, seat: int) -> None:
@@ -169,6 +171,16 @@ class PlaySession:
             self.out.print(Text(line, style="bold green"))
 
 
+def default_save_path(game_id: str, seed: int) -> Path:
+    """Where a game is saved without ``--save``: the per-user data folder, never the current one."""
+    folder = platformdirs.user_data_path("boardlab", appauthor=False) / "games"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # saving then fails early with a clear message (exit 2)
+    return folder / f"{game_id}-{seed}.json"
+
+
 @click.command("play")
 @click.argument("game_id", metavar="GAME")
 @click.option("--players", type=int, help="Number of players (default: the game's).")
@@ -177,7 +189,7 @@ class PlaySession:
               help="Who plays seat K: 'human' or an agent spec (repeatable). Default: seat 0 is human.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Override a game option (repeatable).")
 @click.option("--seed", type=int, help="Random seed (default: a fresh random one).")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Where to save the game (default: GAME-SEED.json).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Where to save the game (default: GAME-SEED.json in the per-user data folder; the path is printed).")
 def command(game_id: str, players: int | None, variant: str | None, seats: tuple[str, ...],
             options: tuple[str, ...], seed: int | None, save_path: str | None) -> int:
     """Play GAME in the terminal: humans against bots, or several humans hot-seat."""
@@ -186,7 +198,7 @@ def command(game_id: str, players: int | None, variant: str | None, seats: tuple
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     if save_path is None:
-        save_path = f"{game.id}-{seed}.json"
+        save_path = str(default_save_path(game.id, seed))
     session = PlaySession(game, specs, seed, save_path, console())
     session.saved.save(save_path)  # fail early (exit 2) if the file cannot be written
     return session.run()

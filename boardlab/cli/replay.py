@@ -43,7 +43,7 @@ class Replay:
     def who(self, s: int | None) -> str:
         if s is None:
             return "spectator"
-        return self.names[s] if s < len(self.names) else f"Seat {s + 1}"
+        return self.names[s] if s < len(self.names) else f"Player {s + 1}"
 
     def show_step(self, k: int, board: bool) -> None:
         """Show step ``k`` (0 = the set-up, k = after the k-th action)."""

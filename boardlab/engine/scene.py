@@ -14,6 +14,7 @@ Format (all keys optional unless marked)::
       "boards": [                                  # zero or more boards
         {                                          # a square grid
           "id": "main", "kind": "grid", "cols": 7, "rows": 7,   # required
+          "col_labels": ["a", ...], "row_labels": ["1", ...],  # optional: square names as the actions use them
           "cells": [{"x": 0, "y": 0, "fill": "#ccc", "label": "S1",
                      "title": "hover text", "blocked": false, "highlight": false}],
           "walls": [{"x": 0, "y": 0, "side": "E", "color": "#000"}],  # side N/E/S/W
@@ -67,6 +68,16 @@ def node_id(board: str, node: str | int) -> str:
     return f"{board}:{node}"
 
 
+def chess_axes(cols: int, rows: int, *, upper: bool = False, rank_up: bool = False) -> dict[str, list[str]]:
+    """Axis labels in chess style for a grid board: files ``a, b, c...`` left to right (``A, B,
+    C...`` with ``upper``) and ranks ``1, 2, 3...`` from the top row down (from the bottom row up
+    with ``rank_up``).  A grid board carries them as ``col_labels``/``row_labels`` so that every
+    renderer names squares the way the actions and the log do."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if upper else "abcdefghijklmnopqrstuvwxyz"
+    ranks = [str(rows - y) if rank_up else str(y + 1) for y in range(rows)]
+    return {"col_labels": [letters[x] for x in range(cols)], "row_labels": ranks}
+
+
 def generic_scene(view: dict[str, Any], actions: Sequence[tuple] = ()) -> Scene:
     """A fallback scene: the view's top-level fields as a panel, no board."""
     state = view.get("state", {})
@@ -85,7 +96,7 @@ def _status(view: dict[str, Any]) -> str:
         res = view.get("results") or {}
         return "Game over: " + (res.get("reason") or "finished")
     acting = view.get("acting")
-    return f"Seat {acting + 1} to act" if acting is not None else ""
+    return f"Player {acting + 1} to act" if acting is not None else ""
 
 
 def _short(v: Any) -> str:
@@ -98,7 +109,7 @@ def status_line(view: dict[str, Any], seat_names: Sequence[str] | None = None) -
     if view.get("over"):
         res = view.get("results") or {}
         winners = res.get("winners") or []
-        names = [seat_names[w] if seat_names else f"Seat {w + 1}" for w in winners]
+        names = [seat_names[w] if seat_names else f"Player {w + 1}" for w in winners]
         if res.get("truncated"):
             return "Game stopped by the turn cap"
         who = ", ".join(names) if names else "nobody"
@@ -106,5 +117,5 @@ def status_line(view: dict[str, Any], seat_names: Sequence[str] | None = None) -
     acting = view.get("acting")
     if acting is None:
         return ""
-    name = seat_names[acting] if seat_names else f"Seat {acting + 1}"
+    name = seat_names[acting] if seat_names else f"Player {acting + 1}"
     return f"{name} to act"

@@ -5,7 +5,7 @@ items, walls, panels, a status line and a prompt, and nothing about any
 particular game.  A scene is built from one seat's view, so drawing it can
 never reveal more than that seat may know.
 
->>> scene = {"title": "Demo", "status": "Seat 1 to act", "boards": [
+>>> scene = {"title": "Demo", "status": "Player 1 to act", "boards": [
 ...     {"id": "main", "kind": "grid", "cols": 2, "rows": 1,
 ...      "walls": [{"x": 0, "y": 0, "side": "E"}],
 ...      "items": [{"id": "a", "x": 1, "y": 0, "text": "P1"}]}]}
@@ -15,7 +15,7 @@ Demo
   +---+---+
 0 |   | P1|
   +---+---+
-Seat 1 to act
+Player 1 to act
 """
 
 from __future__ import annotations
@@ -123,7 +123,8 @@ def _item_text(item: dict[str, Any]) -> str:
 
 
 def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[RenderableType]:
-    """A square grid as text: column numbers on top, row numbers on the left,
+    """A square grid as text: column labels on top, row labels on the left (the board's
+    ``col_labels``/``row_labels``, else numbers from 0),
     walls as ``|`` and ``---``, items (or else the cell label) inside cells."""
     cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
     if cols <= 0 or rows <= 0:
@@ -140,7 +141,9 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
     v: dict[tuple[int, int], Style] = {}
     for w in board.get("walls") or ():
         x, y, side = int(w.get("x", 0)), int(w.get("y", 0)), str(w.get("side", "")).upper()
-        st = _style(w.get("color"), "bold")
+        # a wall is drawn bold in the terminal's own foreground: a scene colour meant for a
+        # light SVG board (near-black) would vanish on a dark terminal, and a light one on a light terminal
+        st = Style(bold=True)
         if side == "N":
             h[(x, y)] = st
         elif side == "S":
@@ -171,14 +174,20 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
             contents[(x, y)] = segs
             longest = max(longest, sum(cell_len(s) for s, _ in segs))
     widest = max(MIN_CELL, min(MAX_CELL, (width - 4 - len(str(rows))) // cols - 1))
-    cw = max(MIN_CELL, min(widest, longest + 1), len(str(cols - 1)))
-    label_w = len(str(rows - 1)) + 1
+    col_labels = [str(c) for c in board.get("col_labels") or range(cols)][:cols]
+    col_labels += [str(x) for x in range(len(col_labels), cols)]
+    row_labels = [str(r) for r in board.get("row_labels") or range(rows)][:rows]
+    row_labels += [str(y) for y in range(len(row_labels), rows)]
+    cw = max(MIN_CELL, min(widest, longest + 1), max(len(c) for c in col_labels))
+    label_w = max(len(r) for r in row_labels) + 1
+    labelled = bool(board.get("col_labels")) and bool(board.get("row_labels"))
+    overflow: list[tuple[str, list[tuple[str, Style]]]] = []
     wall_h = "-" * cw
 
     out = Text(no_wrap=True, overflow="crop")
     out.append(" " * (label_w + 1))
     for x in range(cols):
-        out.append(f"{x:^{cw}}", style="dim")
+        out.append(f"{col_labels[x]:^{cw}}", style="dim")
         out.append(" ")
     out.append("\n")
     for y in range(rows + 1):
@@ -200,7 +209,7 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
         out.append("\n")
         if y == rows:
             break
-        out.append(f"{y:>{label_w - 1}} ", style="dim")
+        out.append(f"{row_labels[y]:>{label_w - 1}} ", style="dim")
         for x in range(cols + 1):
             if x in (0, cols):
                 out.append("|")
@@ -217,9 +226,12 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
                 continue
             segs = contents[(x, y)]
             total = sum(cell_len(s) for s, _ in segs)
-            if total > cw:
-                segs = _truncate(segs, cw)
-                total = cw
+            if total > cw:  # too much for the cell: a compact marker, the whole stack in the legend
+                square = f"{col_labels[x]}{row_labels[y]}" if labelled else f"{x},{y}"
+                overflow.append((square, segs))
+                n = len(items.get((x, y)) or ()) or 1
+                marker = f"[{n}]" if cw >= len(f"[{n}]") else str(n)[:cw]
+                segs, total = [(marker, Style(bold=True))], len(marker)
             pad_left = (cw - total + 1) // 2 if total < cw else 0
             out.append(" " * pad_left, style=st_extra)
             for s, st in segs:
@@ -231,23 +243,20 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
     if board.get("title"):
         parts.append(Text(str(board["title"]), style="bold"))
     parts.append(out)
+    if overflow:  # one line per square whose stack did not fit, keyed by the square's name
+        more = Text()
+        for i, (square, segs) in enumerate(overflow):
+            if i:
+                more.append("\n")
+            more.append(f"  {square}:", style="bold")
+            more.append(" ")
+            for text, st in segs:
+                more.append(text, style=st)
+        parts.append(more)
     legend = _legend(board.get("items") or ())
     if legend is not None:
         parts.append(legend)
     return parts
-
-
-def _truncate(segs: list[tuple[str, Style]], width: int) -> list[tuple[str, Style]]:
-    out: list[tuple[str, Style]] = []
-    left = width - 1
-    for s, st in segs:
-        if left <= 0:
-            break
-        cut = s if cell_len(s) <= left else set_cell_size(s, left).rstrip()
-        out.append((cut, st))
-        left -= cell_len(cut)
-    out.append(("+" + " " * left, Style(bold=True)))
-    return out
 
 
 def _legend(items: Iterable[dict[str, Any]]) -> Text | None:

@@ -129,11 +129,15 @@ def test_play_shows_numbered_actions_and_rejects_bad_choices(run):
     assert "roll a d3" in r.stdout
 
 
-def test_play_default_save_name_and_quit_keeps_a_partial_game(run, tmp_path):
+def test_play_default_save_goes_to_the_user_data_folder_and_quit_keeps_a_partial_game(run, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
     r = run("play", "toy", "--seed", "8", input="q\n")
-    assert r.exit_code == 0 and "toy-8.json" in r.stdout
-    saved = load(tmp_path / "toy-8.json")
-    assert saved.actions == [] and json.loads((tmp_path / "toy-8.json").read_text())["over"] is False
+    path = data / "boardlab" / "games" / "toy-8.json"
+    assert r.exit_code == 0 and str(path) in r.stdout.replace("\n", "")
+    assert not (tmp_path / "toy-8.json").exists()  # never the current folder by default
+    saved = load(path)
+    assert saved.actions == [] and json.loads(path.read_text())["over"] is False
 
 
 def test_play_end_of_input_saves_and_stops(run, tmp_path):

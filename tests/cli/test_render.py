@@ -46,9 +46,10 @@ def test_wall_sides_are_equivalent_from_both_cells():
     assert "0 |   |   |" in east and north.splitlines()[4] == "  +---+"
 
 
-def test_long_cell_contents_are_cut_with_a_marker():
+def test_a_stack_that_does_not_fit_shows_a_count_and_a_legend_line():
     text = scene_text(grid_scene(cols=1, rows=1, items=[{"id": str(i), "x": 0, "y": 0, "text": f"P{i}"} for i in range(6)]))
-    assert "+|" in text.splitlines()[3]
+    assert "[6]" in text.splitlines()[3]
+    assert "  0,0: P0 P1 P2 P3 P4 P5" in text.splitlines()
 
 
 def test_node_board_lists_nodes_items_and_neighbours():
@@ -116,3 +117,19 @@ def test_every_registered_game_scene_renders(game_id):
         actions = state.legal_actions() if seat == acting else ()
         render_scene(game.scene(state.view(seat), actions))
         assert scene_text(game.scene(state.view(seat), actions))
+
+
+def test_walls_use_the_terminal_foreground_not_the_scene_colour():
+    """A near-black wall colour (256-colour 234 on a dark terminal) would be invisible."""
+    import io
+
+    from rich.console import Console
+
+    from boardlab.render.terminal import render_scene
+
+    scene = grid_scene(cols=2, rows=1, walls=[{"x": 0, "y": 0, "side": "E", "color": "#1d1a17"}])
+    buf = io.StringIO()
+    Console(file=buf, width=80, color_system="256", force_terminal=True).print(render_scene(scene, (), 80))
+    out = buf.getvalue()
+    assert "\x1b[1m|" in out  # the wall: bold
+    assert "38;5;234" not in out

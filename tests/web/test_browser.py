@@ -268,3 +268,12 @@ def test_smoke_every_registered_game(server, pages, game_id):
         click_target_or_action(page)
     shot(page, f"smoke-{game_id}")
     assert not pages.errors, pages.errors
+
+
+def test_unknown_match_page_says_so_in_the_header(server, pages):
+    page = pages.new()
+    page.goto(server.base + "/game/no-such-match")
+    page.wait_for_selector("body.fatal")
+    assert page.locator("#crumb").inner_text() == "Game unavailable"
+    assert "cannot be shown" in page.locator("#boards").inner_text()
+    assert page.title().startswith("Game unavailable")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from boardlab.engine.scene import cell_id, status_line
+from boardlab.engine.scene import cell_id, chess_axes, status_line
 
 COLOURS = {"green": "#2e8b3a", "red": "#c0392b"}
 LETTER = {"sorcerer": "S", "archer": "A", "warrior": "W"}
@@ -157,12 +157,12 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     elif prompt:
         ask = PROMPTS.get(prompt["kind"], "").format(points=prompt.get("points", 3))
     else:
-        ask = "Click a piece, then a square (stance change and End turn are in the action list)"
+        ask = "Pick a piece, then a square (stance change and End turn are in the action list)"
     return {
         "title": "Blackfire",
         "status": status_line(view, names) + (f" - turn {view.get('turn')}" if st["phase"] == "play" and not view.get("over") else ""),
         "prompt": ask if actions else "",
-        "boards": [{"id": "main", "kind": "grid", "cols": w, "rows": castle.height, "cells": cells, "walls": walls, "items": items}],
+        "boards": [{"id": "main", "kind": "grid", "cols": w, "rows": castle.height, **chess_axes(w, castle.height), "cells": cells, "walls": walls, "items": items}],
         "panels": panels,
         "targets": targets,
     }

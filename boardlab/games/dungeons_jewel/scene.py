@@ -3,7 +3,7 @@
 The 7x7 board shows the start corners, the dragon (or the empty lair) at the
 centre, face-down and face-up dungeon tokens, placed walls, and the players
 with health and attack power as a badge (hearts and swords).  One side panel
-per player lists health, attack power, items and the jewel.  Click a room to
+per player lists health, attack power, items and the jewel.  Choose a room to
 move there, the centre to fight the dragon, a player's piece to attack it,
 and a neighbouring room to turn a freshly drawn wall towards it.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from boardlab.engine.scene import cell_id, status_line
+from boardlab.engine.scene import cell_id, chess_axes, status_line
 
 from .board import SIDES
 
@@ -106,12 +106,12 @@ def build_scene(game: "DungeonsJewel", view: dict[str, Any], actions: Sequence[t
     elif pending is not None:
         prompt = PROMPTS.get(pending["kind"])
     elif actions:
-        prompt = "Click a room to move, or a neighbouring player to attack"
+        prompt = "Choose a room to move, or a neighbouring player to attack"
     return {
         "title": game.name,
         "status": status_line(view, names),
         "prompt": prompt,
-        "boards": [{"id": "main", "kind": "grid", "cols": size, "rows": size, "cells": cells,
+        "boards": [{"id": "main", "kind": "grid", "cols": size, "rows": size, **chess_axes(size, size), "cells": cells,
                     "walls": walls, "items": items}],
         "panels": panels,
         "targets": targets,

@@ -16,7 +16,7 @@ import math
 from typing import Any, Sequence
 
 from boardlab.engine.components import DIRECTIONS
-from boardlab.engine.scene import cell_id, status_line
+from boardlab.engine.scene import cell_id, chess_axes, status_line
 
 HERO_COLORS = ("#1f77b4", "#2ca02c", "#d68b00", "#17becf")
 TOKEN_TEXT = {"T": "T", "X": "X"}
@@ -124,7 +124,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "title": game.name,
         "status": status,
         "prompt": PROMPTS.get(prompt["kind"], "") if prompt and acting == seat and seat is not None else "",
-        "boards": [{"id": "main", "kind": "grid", "cols": n, "rows": n, "cells": cells, "walls": walls, "items": items},
+        "boards": [{"id": "main", "kind": "grid", "cols": n, "rows": n, **chess_axes(n, n, upper=True), "cells": cells, "walls": walls, "items": items},
                    _wheel(st["wizard"])],
         "panels": panels,
         "targets": _targets(st, actions, cid),

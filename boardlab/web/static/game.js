@@ -7,6 +7,8 @@
   const hotseat = !!hp.host;
   const token = hp.host || hp.token || null;
   let seat = !hotseat && hp.seat !== undefined && hp.seat !== "" ? Number(hp.seat) : null;
+  // a seat link opened in a tab already showing this match (only the #fragment changes): take it up
+  window.addEventListener("hashchange", () => location.reload());
   let snap = null, clicker = null, ws = null, busy = false, passing = false, retry = 0;
   const $ = id => document.getElementById(id);
   const parts = { status: $("status"), prompt: $("prompt"), boards: $("boards"), panels: $("panels") };
@@ -36,6 +38,8 @@
   function hello() { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "hello", seat: seat, token: seat === null ? null : token })); }
   function fatal(text) {
     document.body.classList.add("fatal");
+    $("crumb").textContent = "Game unavailable";
+    document.title = "Game unavailable · boardlab";
     $("status").textContent = text;
     parts.boards.replaceChildren(h("div", { class: "empty big", text: "This game cannot be shown: " + text }));
   }

@@ -107,7 +107,10 @@
   /* ---- grid boards --------------------------------------------------- */
   function drawGrid(board) {
     const cols = board.cols | 0, rows = board.rows | 0, pad = 10;
-    const W = cols * CELL + 2 * pad, H = rows * CELL + 2 * pad;
+    const colL = board.col_labels || null, rowL = board.row_labels || null;
+    const ax = colL || rowL ? 16 : 0;  // a margin for the axis labels (square names as the actions use them)
+    const ox = pad + ax, oy = pad + ax;
+    const W = cols * CELL + 2 * pad + ax, H = rows * CELL + 2 * pad + ax;
     const root = svg("svg", { class: "board grid-board", viewBox: `0 0 ${W} ${H}`, "data-board": board.id, role: "img", "aria-label": board.title || board.id });
     const defs = svg("defs", null, root);
     const pat = svg("pattern", { id: "hatch-" + board.id, width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
@@ -119,8 +122,9 @@
     const cellLayer = svg("g", { class: "cells" }, root);
     for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) {
       const c = byPos.get(x + "," + y) || {};
-      const px = pad + x * CELL, py = pad + y * CELL;
-      const g = svg("g", { class: "cell" + (c.blocked ? " blocked" : "") + (c.highlight ? " marked" : ""), "data-click": `${board.id}:${x},${y}` }, cellLayer);
+      const px = ox + x * CELL, py = oy + y * CELL;
+      const g = svg("g", { class: "cell" + (c.blocked ? " blocked" : "") + (c.highlight ? " marked" : ""), "data-click": `${board.id}:${x},${y}`,
+        "data-square": colL && rowL && colL[x] != null && rowL[y] != null ? colL[x] + rowL[y] : null }, cellLayer);
       svg("rect", { x: px + 1, y: py + 1, width: CELL - 2, height: CELL - 2, rx: 5, class: "bg", fill: c.blocked ? `url(#hatch-${board.id})` : (c.fill || "#efe8da") }, g);
       svg("rect", { x: px + 4, y: py + 4, width: CELL - 8, height: CELL - 8, rx: 4, class: "ring" }, g);
       if (c.label) {
@@ -129,9 +133,16 @@
       }
       title(g, c.title || c.label);
     }
+    if (ax) {
+      const axes = svg("g", { class: "axes", "aria-hidden": "true" }, root);
+      if (colL) for (let x = 0; x < cols; x++)
+        svg("text", { x: ox + x * CELL + CELL / 2, y: pad + ax - 4, class: "axis-label axis-col", "text-anchor": "middle" }, axes).textContent = String(colL[x] ?? "");
+      if (rowL) for (let y = 0; y < rows; y++)
+        svg("text", { x: pad + ax - 4, y: oy + y * CELL + CELL / 2 + 4, class: "axis-label axis-row", "text-anchor": "end" }, axes).textContent = String(rowL[y] ?? "");
+    }
     const wallLayer = svg("g", { class: "walls" }, root);
     for (const w of board.walls || []) {
-      const px = pad + w.x * CELL, py = pad + w.y * CELL;
+      const px = ox + w.x * CELL, py = oy + w.y * CELL;
       const seg = { N: [px, py, px + CELL, py], S: [px, py + CELL, px + CELL, py + CELL], W: [px, py, px, py + CELL], E: [px + CELL, py, px + CELL, py + CELL] }[w.side];
       if (!seg) continue;
       svg("line", { x1: seg[0], y1: seg[1], x2: seg[2], y2: seg[3], class: "wall", stroke: w.color || "#2b211b" }, wallLayer);
@@ -145,7 +156,7 @@
     }
     for (const [k, list] of groups) {
       const [x, y] = k.split(",").map(Number);
-      const cx = pad + x * CELL + CELL / 2, cy = pad + y * CELL + CELL / 2;
+      const cx = ox + x * CELL + CELL / 2, cy = oy + y * CELL + CELL / 2;
       const sl = slots(list.length, cx, cy, CELL);
       list.forEach((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${x},${y}`));
     }
@@ -297,7 +308,7 @@
     const el = svg("svg", { viewBox: "0 0 12 12", class: "lock", "aria-label": "private" });
     svg("rect", { x: 1.5, y: 5, width: 9, height: 6.5, rx: 1.2 }, el);
     svg("path", { d: "M3.5 5V3.6a2.5 2.5 0 0 1 5 0V5", fill: "none", stroke: "currentColor", "stroke-width": 1.4 }, el).style.stroke = "var(--accent-2)";
-    title(el, "Only this seat sees this");
+    title(el, "Not public: seen only by the players it was shown to, not by spectators");
     return el;
   }
   function logItems(list, events) {

@@ -1,0 +1,73 @@
+"""The games' boards in the terminal at 80 and 120 columns: axes named as the actions name squares."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from boardlab.engine import make
+from boardlab.render.terminal import scene_text
+
+GRID_GAMES = ["blackfire", "dungeons-jewel", "wizards-labyrinth"]
+SQUARE = re.compile(r"\b([a-zA-Z])(\d{1,2})\b")
+
+
+def first_grid(scene):
+    return next(b for b in scene["boards"] if b["kind"] == "grid")
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("game_id", GRID_GAMES)
+def test_axis_labels_are_drawn_and_name_squares_as_the_actions_do(game_id, width):
+    game = make(game_id)
+    state = game.new_state(1)
+    scene = game.scene(state.view(0), state.legal_actions())
+    board = first_grid(scene)
+    cols, rows = board["col_labels"], board["row_labels"]
+    assert len(cols) == board["cols"] and len(rows) == board["rows"]
+    lines = scene_text(scene, width=width).splitlines()
+    top = next(i for i, line in enumerate(lines) if line.split() == cols)  # the column header, as labelled
+    body = [line for line in lines[top + 1:] if line.strip()[:1] not in ("+", "")][: board["rows"]]
+    assert [line.split()[0] for line in body] == rows
+    # a legal action's square, as the action names it, is the square its click lands on
+    checked = 0
+    for t in scene["targets"]:
+        board_id, _, xy = t["clicks"][-1].partition(":")
+        m = SQUARE.search(t["label"])
+        if board_id != "main" or "," not in xy or not m or m.group(1) not in cols:
+            continue
+        x, y = map(int, xy.split(","))
+        assert (cols[x], rows[y]) == (m.group(1), m.group(2)), t
+        checked += 1
+    if game_id != "wizards-labyrinth":  # its first actions name towers by number
+        assert checked, scene["targets"][:3]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("game_id", GRID_GAMES)
+def test_no_piece_is_cut_off_without_a_legend_entry(game_id, width):
+    """Every piece's text is whole on the board, or in a legend line keyed by its square."""
+    from boardlab.render.terminal import _item_text
+
+    game = make(game_id)
+    state = game.new_state(1)
+    scene = game.scene(state.view(0), state.legal_actions())
+    board = first_grid(scene)
+    lines = scene_text(scene, width=width).splitlines()
+    grid = [line for line in lines if line[:4].strip()[:1].isdigit() and "|" in line]
+    keyed = [line for line in lines if re.match(r"^  [A-Za-z]+\d+: ", line)]
+    where = "\n".join(grid + keyed)
+    assert board["items"]
+    for it in board["items"]:
+        square = board["col_labels"][it["x"]] + board["row_labels"][it["y"]]
+        text = _item_text(it)
+        assert text in where, (text, square)
+
+
+def test_one_naming_of_seats_player_n_by_default():
+    from boardlab.engine.scene import generic_scene, status_line
+
+    assert status_line({"acting": 0}) == "Player 1 to act" == make("toy").seat_names()[0] + " to act"
+    assert generic_scene({"acting": 1, "state": {}})["status"] == "Player 2 to act"
+    assert status_line({"over": True, "results": {"winners": [1], "reason": "x"}}) == "Game over: Player 2 won (x)"

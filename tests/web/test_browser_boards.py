@@ -1,0 +1,77 @@
+"""Browser: grid boards carry axis labels that name squares the way the legal actions do."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .servers import call
+from .test_browser import browser, pages, server, shot, wait_turn  # noqa: F401  (fixtures)
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+@pytest.mark.parametrize("game_id", ["blackfire", "dungeons-jewel", "wizards-labyrinth"])
+def test_axis_labels_match_a_legal_actions_square(server, pages, game_id):  # noqa: F811
+    st, info = call(server.base, "GET", f"/api/games/{game_id}")
+    n = info["default_players"]
+    seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * (n - 1)
+    st, r = call(server.base, "POST", "/api/matches", {"game": game_id, "seats": seats, "seed": 1})
+    assert st == 201, r
+    page = pages.new(width=1280, height=900)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("svg.grid-board .axis-label")
+    board = page.locator("svg.grid-board").first
+    cols = board.locator(".axis-col").all_text_contents()
+    rows = board.locator(".axis-row").all_text_contents()
+    assert cols and rows and all(cols) and all(rows)
+    squares = set(board.locator(".cell[data-square]").evaluate_all("els => els.map(e => e.dataset.square)"))
+    assert len(squares) == len(cols) * len(rows)
+    assert {c + r for c in cols for r in rows} == squares
+    if wait_turn(page, "mine", "over") == "mine":
+        labels = " ".join(page.locator("#actions .action-label").all_inner_texts())
+        named = set(re.findall(r"\b[a-zA-Z]\d{1,2}\b", labels))
+        if game_id != "wizards-labyrinth":  # its opening actions name towers by number
+            assert named and named <= squares, (named, sorted(squares)[:5])
+        clickable = set(board.locator(".cell.can-click[data-square]").evaluate_all(
+            "els => els.map(e => e.dataset.square)"))
+        assert named <= clickable | squares
+    shot(page, f"axes-{game_id}")
+    assert not pages.errors, pages.errors
+
+
+IN_VIEW = """(() => { const b = document.querySelector('svg.board').getBoundingClientRect();
+  const top = Math.max(b.top, 0), bottom = Math.min(b.bottom, innerHeight);
+  return bottom - top >= Math.min(b.height, innerHeight) * 0.5; })()"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_board_stays_in_view_when_choosing_far_down_the_side(server, pages, width, height):  # noqa: F811
+    """The actions (and hands) sit beside or below the board; reaching the last one keeps the board visible."""
+    seats = [{"kind": "human"}, {"kind": "bot", "agent": "random"}]
+    st, r = call(server.base, "POST", "/api/matches", {"game": "blackfire", "seats": seats, "seed": 3})
+    assert st == 201, r
+    page = pages.new(width=width, height=height)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("svg.board")
+    assert wait_turn(page, "mine") == "mine"
+    last = page.locator("#actions .action").last
+    last.scroll_into_view_if_needed()  # a choice far down the side column (or below the board)
+    last.hover()
+    assert page.evaluate(IN_VIEW), f"the board scrolled out of view at {width}px"
+    shot(page, f"board-in-view-{width}")
+    assert not pages.errors, pages.errors
+
+
+def test_a_seat_link_opened_in_a_spectator_tab_takes_the_seat(server, pages):  # noqa: F811
+    st, r = call(server.base, "POST", "/api/matches", {"game": "dungeons-jewel", "seed": 2})
+    assert st == 201, r
+    page = pages.new()
+    page.goto(server.base + r["spectator_link"])
+    page.wait_for_selector("svg.board")
+    assert page.locator("#who").inner_text() == "Spectator"
+    page.goto(server.base + r["seats"][0]["link"])  # same page, only the fragment changes
+    page.wait_for_function("document.querySelector('#who').textContent !== 'Spectator'")
+    assert "Player 1" in page.locator("#who").inner_text() or "You are" in page.locator("#who").inner_text()
+    assert not pages.errors, pages.errors
