@@ -187,6 +187,37 @@ def test_defeated_occupant_is_evicted_to_the_attackers_portal_and_loses_the_coun
     assert st.usage["rule:eviction"] == [1, 0]
 
 
+HALL_B_OF_GATE_1 = 32 + 3 * 1 + 2  # the last hall before the chamber on the attacker's gate (portal 12)
+
+
+def test_a_steadfast_summon_that_loses_attacking_into_the_chamber_moves_back_too():
+    # "If the attacker loses combat, they must move back one space from where they initially landed"
+    # Ledger: steadfast ("cannot be pushed back") keeps its ground on the ring, but never keeps an
+    # attacker in the chamber, where nothing leaves by dice and it could never move again.
+    st = fresh()
+    st.gates = 0b0010
+    st.pos[1], st.hold[1] = CH, 2
+    st.life[1] = 3  # the winning summoner deals its life (3) to the Minotaur (life 5): it survives
+    s = put(st, 0, "minotaur", 12)
+    st.mana[0] = st.mana[1] = 0
+    rolled(st, 2, 2)
+    script(st, 1, 6)
+    st.apply(("move", s, CH, 1))
+    assert st.rng.faces == [] and st.usage["combat:lost"] == [1, 0]
+    assert st.pos_of(s) == HALL_B_OF_GATE_1 and st.pos[1] == CH and st.hold[1] == 2
+    rolled(st, 1, 1)  # on a later turn it can move again (toward the chamber: the halls are one-way)
+    assert ("move", s, CH, -1) in st.legal_actions()
+    # and on the ring the steadfast attacker still holds its ground (the movement note)
+    st = fresh()
+    s = put(st, 0, "minotaur", 2)
+    st.mana[0] = 0
+    st.pos[1], st.life[1] = 5, 3
+    rolled(st, 1, 2)
+    script(st, 1, 6)
+    st.apply(("move", s, 5, -1))
+    assert st.usage["combat:lost"] == [1, 0] and st.pos_of(s) == 5
+
+
 def test_losing_attacker_in_the_chamber_goes_back_to_its_hall():
     st = fresh()
     st.gates = 0b0010
@@ -198,7 +229,6 @@ def test_losing_attacker_in_the_chamber_goes_back_to_its_hall():
     assert st.pos[0] == 32 + 3 * 1 + 2 and st.pos[1] == CH and st.hold[1] == 2
 
 
-HALL_B_OF_GATE_1 = 32 + 3 * 1 + 2  # the last hall before the chamber on the attacker's gate (portal 12)
 
 
 def monster_in_the_chamber():

@@ -140,11 +140,8 @@ class CombatMixin(_Base):
             if not self.exists(att):
                 return
             if space == board.chamber:
-                back = board.gate_space(self.entry.get(att, 0)) + 2
-                card = self.card_of(att)
-                if card is not None and card.move == "steadfast":
-                    back = space
-                self.set_pos(att, back)
+                # "must move back one space": steadfast or not, nobody keeps a lost attack's chamber
+                self.set_pos(att, board.gate_space(self.entry.get(att, 0)) + 2)
             else:
                 self.move_back(att, 1)
             new = self.pos_of(att)
