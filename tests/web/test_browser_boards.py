@@ -75,3 +75,43 @@ def test_a_seat_link_opened_in_a_spectator_tab_takes_the_seat(server, pages):  #
     page.wait_for_function("document.querySelector('#who').textContent !== 'Spectator'")
     assert "Player 1" in page.locator("#who").inner_text() or "You are" in page.locator("#who").inner_text()
     assert not pages.errors, pages.errors
+
+
+NODE_LABEL_CLASHES = """(() => {
+  const boxes = el => el.getBoundingClientRect();
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const nodes = [...document.querySelectorAll('svg.node-board .node')];
+  const labels = [...document.querySelectorAll('svg.node-board .node-label')];
+  const out = [];
+  labels.forEach((l, i) => {
+    const lb = boxes(l), own = l.closest('.node');
+    labels.slice(i + 1).forEach(m => { if (hit(lb, boxes(m))) out.push(l.textContent + '/' + m.textContent); });
+    nodes.forEach(n => { if (n !== own && !l.classList.contains('node-tag') && hit(lb, boxes(n.querySelector('circle.bg'))))
+      out.push(l.textContent + ' on ' + n.dataset.square); });
+  });
+  return out; })()"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_summoners_quest_every_space_labelled_without_overlap_and_named_by_the_actions(server, pages, width, height):  # noqa: F811
+    seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * 3
+    st, r = call(server.base, "POST", "/api/matches", {"game": "summoners-quest", "seats": seats, "seed": 1})
+    assert st == 201, r
+    page = pages.new(width=width, height=height)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("svg.node-board .node-label")
+    assert wait_turn(page, "mine") == "mine"
+    squares = page.locator("svg.node-board .node").evaluate_all("els => els.map(e => e.dataset.square)")
+    assert len(squares) == 45 and all(squares) and len(set(squares)) == 45
+    shown = page.locator("svg.node-board .node-label").all_text_contents()
+    assert sorted(shown) == sorted(squares)  # every space, temples included, carries its label
+    assert page.evaluate(NODE_LABEL_CLASHES) == []
+    labels = page.locator("#actions .action-label").all_inner_texts()
+    temples = [t for t in labels if t.startswith("start at")]
+    assert temples
+    clickable = set(page.locator("svg.node-board .node.can-click").evaluate_all("els => els.map(e => e.dataset.square)"))
+    for t in temples:
+        m = re.search(r"\((\w+)\)$", t)
+        assert m and m.group(1) in clickable, (t, clickable)
+    shot(page, f"summoners-quest-labels-{width}")
+    assert not pages.errors, pages.errors
