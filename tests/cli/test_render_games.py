@@ -71,3 +71,43 @@ def test_one_naming_of_seats_player_n_by_default():
     assert status_line({"acting": 0}) == "Player 1 to act" == make("toy").seat_names()[0] + " to act"
     assert generic_scene({"acting": 1, "state": {}})["status"] == "Player 2 to act"
     assert status_line({"over": True, "results": {"winners": [1], "reason": "x"}}) == "Game over: Player 2 won (x)"
+
+
+def test_blackfire_sides_differ_without_colour():
+    """Issue 20: green and red pieces shared S/A/W and differed by colour only."""
+    game = make("blackfire")
+    state = game.new_state(1)
+    while state.view(0)["state"]["phase"] == "place":
+        state.apply(state.legal_actions()[0])
+    seat = state.current_seat()
+    scene = game.scene(state.view(seat), state.legal_actions())
+    units = [it for it in first_grid(scene)["items"] if it["id"].startswith("u")]
+    green = {it["text"] for it in units if "green" in it["title"]}
+    red = {it["text"] for it in units if "red" in it["title"]}
+    assert green == {"S", "A", "W"} and red == {"s", "a", "w"}
+    text = scene_text(scene, width=80)  # no colour at all
+    assert re.search(r"^  S(\(Orb\))?  green sorcerer", text, re.M) and re.search(r"^  s  red sorcerer", text, re.M)
+
+
+def test_summoners_quest_summons_and_traps_name_their_owner():
+    from tests.summoners_quest.helpers import fresh
+
+    st = fresh(2)
+    view = st.view(0)
+    view["state"]["summons"] = [
+        {"uid": u, "card": "chimera", "name": "Chimera", "owner": o, "space": 3, "attack": 4, "life": 5,
+         "damage": 0, "status": None, "status_turns": 0, "equipment": []} for u, o in ((1, 0), (2, 1))]
+    view["state"]["traps"] = [{"space": 5, "owner": 0, "card": None}, {"space": 6, "owner": 1, "card": None}]
+    items = st.game.scene(view, ())["boards"][0]["items"]
+    texts = {it["id"]: it["text"] for it in items}
+    assert texts["S1"] != texts["S2"] and texts["S1"].endswith("1") and texts["S2"].endswith("2")
+    assert texts["trap5"] != texts["trap6"]
+
+
+def test_prompts_say_choose_or_pick_never_click():
+    import importlib
+
+    for mod in ("blackfire.scene", "dungeons_jewel.scene", "summoners_quest.view", "armies.view", "wizards_labyrinth.scene"):
+        prompts = getattr(importlib.import_module(f"boardlab.games.{mod}"), "PROMPTS", {})
+        for text in prompts.values():
+            assert "click" not in text.lower(), (mod, text)

@@ -198,13 +198,13 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
                           "color": COLORS[p["seat"] % 4], "shape": "token", "badge": str(p["life"]),
                           "title": f"Player {p['seat'] + 1}: {p['life']} life"})
     for m in st.get("summons", []):
-        items.append({"id": f"S{m['uid']}", "node": board.ids[m["space"]], "text": m["name"][:3], "color": COLORS[m["owner"] % 4],
+        items.append({"id": f"S{m['uid']}", "node": board.ids[m["space"]], "text": m["name"][:3] + str(m["owner"] + 1), "color": COLORS[m["owner"] % 4],
                       "shape": "square", "badge": str(m["life"]),
                       "title": f"{m['name']} (P{m['owner'] + 1}): attack {m['attack']}, life {m['life']}" + (f", {m['status']}" if m["status"] else "")
                       + (", " + ", ".join(cards[c].name for c in m["equipment"]) if m["equipment"] else "")})
     for t in st.get("traps", []):
         name = cards[t["card"]].name if t["card"] else "face-down trap"
-        items.append({"id": f"trap{t['space']}", "node": board.ids[t["space"]], "text": "T", "color": COLORS[t["owner"] % 4],
+        items.append({"id": f"trap{t['space']}", "node": board.ids[t["space"]], "text": f"T{t['owner'] + 1}", "color": COLORS[t["owner"] % 4],
                       "shape": "card", "face_down": t["card"] is None, "title": f"{name} (P{t['owner'] + 1})"})
     panels = []
     for p in st.get("players", []):
