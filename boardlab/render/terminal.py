@@ -49,16 +49,7 @@ def render_scene(scene: Scene, actions: Sequence[str] = (), width: int = BOARD_W
         parts.append(Text(str(scene["title"]), style="bold"))
     for board in scene.get("boards") or ():
         parts.extend(render_board(board, width))
-    panels = [render_panel(p) for p in scene.get("panels") or ()]
-    if panels:
-        table = Table.grid(padding=(0, 1))
-        per_row = 3
-        for _ in range(min(per_row, len(panels))):
-            table.add_column(vertical="top")
-        for i in range(0, len(panels), per_row):
-            row = panels[i : i + per_row]
-            table.add_row(*row, *([""] * (min(per_row, len(panels)) - len(row))))
-        parts.append(table)
+    parts.extend(layout_panels(scene.get("panels") or (), width))
     if scene.get("status"):
         parts.append(Text(str(scene["status"]), style="bold cyan"))
     if scene.get("prompt"):
@@ -314,7 +305,10 @@ def render_node_map(board: dict[str, Any], width: int = 76, height: int | None =
         row = int(round((float(n["y"]) - y0) / ((y1 - y0) or 1) * (height - 1)))
         items = at.get(nid, ())
         if items:
-            text = "".join(_item_text(it) for it in items)[:4]
+            # the whole stack is listed below the map; here it must fit 4 characters uncut
+            text = _item_text({**items[0], "badge": None}) if len(items) == 1 else f"[{len(items)}]"
+            if cell_len(text) > 4:
+                text = f"[{len(items)}]"
             style = _style(items[0].get("color"), "bold")
         else:
             text = str(n.get("label") or nid)[:4]
@@ -356,43 +350,107 @@ def render_node_list(board: dict[str, Any]) -> list[RenderableType]:
     table.add_column(style="dim")
     for n in nodes:
         nid = str(n.get("id"))
-        label = Text(labels[nid], style="reverse" if n.get("highlight") else _style(n.get("fill")))
+        # a node with a hover title is named by its label (the name drawn on the board) and title
+        first = labels[nid] if n.get("title") else nid
+        label = Text(str(n.get("title") or labels[nid]), style="reverse" if n.get("highlight") else _style(n.get("fill")))
         here = Text()
         for it in at.get(nid, ()):
             if here:
                 here.append(" ")
             here.append(_item_text(it), style=_style(it.get("color"), "bold"))
         near = ", ".join(labels.get(m, m) for m in nbrs.get(nid, ()))
-        table.add_row(nid, label, here, f"-> {near}" if near else "")
+        table.add_row(first, label, here, f"-> {near}" if near else "")
     return [table]
 
 
 # -- panels ------------------------------------------------------------------
-def render_panel(panel: dict[str, Any]) -> RenderableType:
-    """A side panel: key/value rows and a list of cards."""
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(style="dim", no_wrap=True)
-    grid.add_column()
-    for row in panel.get("rows") or ():
-        if isinstance(row, (list, tuple)) and row:
+#: Widest panel (characters); wider content wraps.
+PANEL_WIDTH = 60
+#: Narrowest useful panel: below this a panel takes a row of its own.
+PANEL_MIN = 28
+
+
+def layout_panels(panels: Sequence[dict[str, Any]], width: int = BOARD_WIDTH) -> list[RenderableType]:
+    """Panels packed left to right into rows that fit ``width``: each panel is as wide as its
+    content (at most :data:`PANEL_WIDTH`, and never wider than the screen), and a panel that does
+    not fit beside the others starts a new row, so no panel is squeezed until its values vanish."""
+    if not panels:
+        return []
+    width = max(PANEL_MIN, width)
+    sized = [(p, min(panel_width(p), width)) for p in panels]
+    rows: list[list[tuple[dict[str, Any], int]]] = [[]]
+    used = 0
+    for p, w in sized:
+        if rows[-1] and used + 1 + w > width:
+            rows.append([])
+            used = 0
+        used += (1 if rows[-1] else 0) + w
+        rows[-1].append((p, w))
+    out: list[RenderableType] = []
+    for row in rows:
+        if len(row) == 1 and row[0][1] < width and _wants_more(row[0][0], row[0][1]):
+            row = [(row[0][0], min(width, PANEL_WIDTH * 2))]
+        table = Table.grid(padding=(0, 1))
+        for _, w in row:
+            table.add_column(vertical="top", width=w)
+        table.add_row(*(render_panel(p, w) for p, w in row))
+        out.append(table)
+    return out
+
+
+def _wants_more(panel: dict[str, Any], width: int) -> bool:
+    """A panel alone on its row with card text that wraps may use the whole row."""
+    return any(len(_card_line(c)) > width - 4 for c in panel.get("cards") or ())
+
+
+def _card_line(card: dict[str, Any]) -> str:
+    if card.get("face_down"):
+        return "(face down)"
+    name = str(card.get("name") or card.get("id") or "?")
+    return f"{name}: {card['text']}" if card.get("text") else name
+
+
+def panel_width(panel: dict[str, Any]) -> int:
+    """The width ``panel`` would like: its widest row or card line and its title, plus the border."""
+    keys = [len(str(r[0])) for r in panel.get("rows") or () if isinstance(r, (list, tuple)) and r]
+    vals = [cell_len(" ".join(str(x) for x in r[1:])) for r in panel.get("rows") or () if isinstance(r, (list, tuple)) and r]
+    content = max((max(keys, default=0) + 1 + max(vals, default=0)) if keys else 0,
+                  max((cell_len(_card_line(c)) + 2 for c in panel.get("cards") or ()), default=0))
+    title = len(str(panel.get("title") or "")) + (2 if panel.get("active") else 0) + 2
+    return max(PANEL_MIN, min(PANEL_WIDTH, max(content, title) + 4))
+
+
+def render_panel(panel: dict[str, Any], width: int = PANEL_WIDTH) -> RenderableType:
+    """A side panel ``width`` characters wide: key/value rows, then its cards.
+
+    When space is short the keys wrap (they are at most a third of the panel) and the values keep
+    the rest, so a value is never cut; each card is its name in bold and its text, wrapped across
+    the whole panel rather than in a narrow column."""
+    width = max(12, width)
+    inner = width - 4
+    rows = [r for r in panel.get("rows") or () if isinstance(r, (list, tuple)) and r]
+    parts: list[RenderableType] = []
+    if rows:
+        longest_key = max(cell_len(str(r[0])) for r in rows)
+        longest_val = max(cell_len(" ".join(str(x) for x in r[1:])) for r in rows)
+        key_w = min(longest_key, max(inner - longest_val - 1, inner // 3, 6))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(style="dim", width=key_w, overflow="fold")
+        grid.add_column(overflow="fold")
+        for row in rows:
             grid.add_row(str(row[0]), " ".join(str(r) for r in row[1:]))
+        parts.append(grid)
     for card in panel.get("cards") or ():
         if card.get("face_down"):
-            grid.add_row("card", Text("(face down)", style="dim"))
-        else:
-            name = Text(str(card.get("name") or card.get("id") or "?"), style="bold")
-            if card.get("text"):
-                name.append(f": {card['text']}", style="")
-            grid.add_row("card", name)
+            parts.append(Text("card (face down)", style="dim"))
+            continue
+        line = Text(str(card.get("name") or card.get("id") or "?"), style="bold")
+        if card.get("text"):
+            line.append(f": {card['text']}", style="")
+        parts.append(line)
     active = bool(panel.get("active"))
     title = str(panel.get("title") or "")
     if active:
         title = "> " + title
     border = _style(panel.get("color"), "bold" if active else "")
-    # wide enough for the title too (rich would cut the title to the content's width)
-    content = Measurement.get(_MEASURE, _MEASURE.options, grid).maximum
-    width = max(content, len(title) + 2) + 4
-    return Panel(grid, title=title, title_align="left", border_style=border, expand=False, width=min(width, 60))
-
-
-_MEASURE = Console(width=200, file=io.StringIO())
+    return Panel(Group(*parts), title=title, title_align="left", border_style=border, expand=False, width=width)

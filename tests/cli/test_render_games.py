@@ -111,3 +111,40 @@ def test_prompts_say_choose_or_pick_never_click():
         prompts = getattr(importlib.import_module(f"boardlab.games.{mod}"), "PROMPTS", {})
         for text in prompts.values():
             assert "click" not in text.lower(), (mod, text)
+
+
+ALL_GAMES = ["blackfire", "dungeons-jewel", "wizards-labyrinth", "armies", "summoners-quest"]
+
+
+def _words(text: str) -> set[str]:
+    return set(re.sub(r"[│╭╮╰╯─|]", " ", text).split())
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("game_id", ALL_GAMES)
+def test_panels_keep_every_value_and_card_at_80_and_120_columns(game_id, width):
+    """Issue 20: at 80 columns Blackfire's "Open exit" and "Red start" lost their numbers and the
+    token rows showed only "card".  Every word of every panel value, card name and card text is drawn."""
+    import random
+
+    game = make(game_id)
+    state = game.new_state(2)
+    rng = random.Random(2)
+    for _ in range(20):  # into the game proper (Blackfire's exit and start are rolled)
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_seat() or 0
+    scene = game.scene(state.view(seat), state.legal_actions() if state.current_seat() == seat else ())
+    text = scene_text(scene, width=width)
+    assert max(len(line) for line in text.splitlines()) <= width
+    words = _words(text)
+    missing = []
+    for p in scene["panels"]:
+        for row in p.get("rows") or ():
+            missing += [(p.get("title"), row[0], w) for x in row[1:] for w in str(x).split() if w not in words]
+        for c in p.get("cards") or ():
+            if not c.get("face_down"):
+                missing += [(p.get("title"), c.get("name"), w) for w in f"{c.get('name', '')} {c.get('text', '')}".split()
+                            if w not in words and w + ":" not in words]
+    assert not missing, missing[:10]
