@@ -23,7 +23,9 @@ Format (all keys optional unless marked)::
                      "badge": "2", "title": "hover text"}]
         },
         {                                          # a graph of spaces (rings, tracks)
-          "id": "ring", "kind": "nodes",
+          "id": "ring", "kind": "nodes", "title": "caption",
+          "track": false,    # true: a short ring or path a text renderer draws as one line, in node order
+          "small": false,    # true: a secondary board (a dial, a track) drawn small beside the main one
           "nodes": [{"id": "r0", "x": 0.5, "y": 0.1, "label": "Temple", "fill": "#fd0",
                      "title": "...", "highlight": false}],   # x, y in [0, 1]
           "edges": [["r0", "r1"]],

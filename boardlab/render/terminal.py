@@ -278,9 +278,36 @@ def _legend(items: Iterable[dict[str, Any]]) -> Text | None:
 def render_nodes(board: dict[str, Any]) -> list[RenderableType]:
     """A graph board: a map from the nodes' x/y positions when they all have one, else a list."""
     nodes = list(board.get("nodes") or ())
+    if board.get("track") and nodes:
+        return render_track(board)
     if nodes and all(isinstance(n.get("x"), (int, float)) and isinstance(n.get("y"), (int, float)) for n in nodes):
         return render_node_map(board)
     return render_node_list(board)
+
+
+def render_track(board: dict[str, Any]) -> list[RenderableType]:
+    """A short ring or path (a dial, a score track) as one line in node order, under its title:
+    each node's label, the occupied ones in brackets with their pieces' colour, e.g.
+    ``0  1 [2] 3  4``; then one line per piece that has a hover title."""
+    at: dict[str, list[dict[str, Any]]] = {}
+    for it in board.get("items") or ():
+        if "node" in it:
+            at.setdefault(str(it["node"]), []).append(it)
+    line = Text("  ")
+    for i, n in enumerate(board.get("nodes") or ()):
+        label = str(n.get("label") or n.get("id"))
+        here = at.get(str(n.get("id")))
+        if i:
+            line.append(" ")
+        if here:
+            line.append(f"[{label}]", style=_style(here[0].get("color"), "bold"))
+        else:
+            line.append(f" {label} ", style="dim")
+    parts: list[RenderableType] = []
+    if board.get("title"):
+        parts.append(Text(str(board["title"]), style="bold"))
+    parts.append(line)
+    return parts
 
 
 def render_node_map(board: dict[str, Any], width: int = 76, height: int | None = None) -> list[RenderableType]:
@@ -367,7 +394,7 @@ def render_node_list(board: dict[str, Any]) -> list[RenderableType]:
 #: Widest panel (characters); wider content wraps.
 PANEL_WIDTH = 60
 #: Narrowest useful panel: below this a panel takes a row of its own.
-PANEL_MIN = 28
+PANEL_MIN = 22
 
 
 def layout_panels(panels: Sequence[dict[str, Any]], width: int = BOARD_WIDTH) -> list[RenderableType]:
@@ -453,4 +480,4 @@ def render_panel(panel: dict[str, Any], width: int = PANEL_WIDTH) -> RenderableT
     if active:
         title = "> " + title
     border = _style(panel.get("color"), "bold" if active else "")
-    return Panel(Group(*parts), title=title, title_align="left", border_style=border, expand=False, width=width)
+    return Panel(Group(*parts), title=title, title_align="left", border_style=border, expand=True, width=width)

@@ -148,3 +148,15 @@ def test_panels_keep_every_value_and_card_at_80_and_120_columns(game_id, width):
                 missing += [(p.get("title"), c.get("name"), w) for w in f"{c.get('name', '')} {c.get('text', '')}".split()
                             if w not in words and w + ":" not in words]
     assert not missing, missing[:10]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_labyrinths_mana_wheel_reads_in_words(width):
+    """Issue 20: the wheel and its legend "m2 2 mana(0)" were cryptic."""
+    game = make("wizards-labyrinth")
+    state = game.new_state(1)
+    text = scene_text(game.scene(state.view(0), state.legal_actions()), width=width)
+    lines = text.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith("Mana wheel: 2 of 8, 0 left to spend this turn"))
+    assert lines[i + 1].split() == ["0", "1", "[2]", "3", "4", "5", "6", "7", "8"]
+    assert "mana(" not in text and not re.search(r"\bm2\b", text)

@@ -115,3 +115,25 @@ def test_summoners_quest_every_space_labelled_without_overlap_and_named_by_the_a
         assert m and m.group(1) in clickable, (t, clickable)
     shot(page, f"summoners-quest-labels-{width}")
     assert not pages.errors, pages.errors
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_the_mana_wheel_is_captioned_in_words_and_shown_beside_the_labyrinth(server, pages, width, height):  # noqa: F811
+    """Issue 20: the wheel was a ring of unlabelled dots below the fold, its legend "mana(0)"."""
+    seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * 3
+    st, r = call(server.base, "POST", "/api/matches", {"game": "wizards-labyrinth", "seats": seats, "seed": 1})
+    assert st == 201, r
+    page = pages.new(width=width, height=height)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector(".board-wrap.small svg.node-board")
+    wheel = page.locator(".board-wrap.small")
+    assert wheel.locator("figcaption").inner_text().startswith("Mana wheel: 2 of 8")
+    labels = wheel.locator(".node-label").all_text_contents()
+    assert sorted(labels, key=int) == [str(v) for v in range(9)]
+    box = wheel.bounding_box()
+    grid = page.locator(".board-wrap:not(.small) svg.grid-board").bounding_box()
+    assert box["y"] + box["height"] <= height and box["y"] < grid["y"] + grid["height"]  # beside it, in view
+    font = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.board-wrap.small .node-label')).fontSize)")
+    scale = page.evaluate("(() => { const s = document.querySelector('.board-wrap.small svg'); return s.getBoundingClientRect().width / s.viewBox.baseVal.width; })()")
+    assert font * scale >= 5, (font, scale)  # the numbers can be read
+    assert not pages.errors, pages.errors

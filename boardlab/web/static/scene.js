@@ -165,7 +165,8 @@
 
   /* ---- node boards (tracks, rings, maps) ------------------------------ */
   function drawNodes(board) {
-    const W = board.width || 640, H = board.height || 480, m = 40, R = 22;
+    const small = !!board.small;  /* a dial or track drawn beside the main board */
+    const W = board.width || (small ? 220 : 640), H = board.height || (small ? 220 : 480), m = small ? 22 : 40, R = small ? 17 : 22;
     const root = svg("svg", { class: "board node-board", viewBox: `0 0 ${W} ${H}`, "data-board": board.id, role: "img", "aria-label": board.title || board.id });
     svg("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 14, class: "board-frame" }, root);
     const pos = new Map();
@@ -248,7 +249,7 @@
       parts.boards.replaceChildren();
       const boards = scene.boards || [];
       for (const b of boards) {
-        const wrap = h("figure", { class: "board-wrap" });
+        const wrap = h("figure", { class: "board-wrap" + (b.small ? " small" : "") });
         wrap.appendChild(b.kind === "nodes" ? drawNodes(b) : drawGrid(b));
         if (b.title) wrap.appendChild(h("figcaption", { text: b.title }));
         parts.boards.appendChild(wrap);
