@@ -332,3 +332,17 @@ def test_names_typed_in_the_lobby_appear_in_the_scene_actions_and_log(client):
     texts = [e["text"] for e in _state(client, mid, first, tok)["events"]]
     assert any(t.startswith(f"{name} starts at") for t in texts), texts
     assert not any("Player 1" in t or "Player 2" in t for t in texts), texts
+
+
+@pytest.mark.parametrize("game_id", ["blackfire", "wizards-labyrinth", "armies", "dungeons-jewel", "summoners-quest"])
+def test_rules_drawer_puts_the_rules_first_and_developer_notes_under_a_fold_without_paths(client, game_id):
+    """Issue 20: the rules drawer opened on developer notes with source file paths."""
+    import re
+
+    page = client.get(f"/api/games/{game_id}/rules").json()["html"]
+    players, _, fold = page.partition('<details class="dev-notes">')
+    assert fold and fold.rstrip().endswith("</details>")
+    assert re.search(r"<h2>Rules as implemented", players)
+    assert "Interpretation ledger" not in players and "Interpretation ledger" in fold
+    assert not re.search(r"\b(?:boardlab|tests|docs)/[\w/.-]*|/work/|::test_", page), re.findall(r"\b(?:boardlab|tests)/[\w/.-]*", page)[:3]
+    assert "Code:" not in players
