@@ -32,7 +32,8 @@ GAMES = ["blackfire", "wizards-labyrinth", "armies", "dungeons-jewel", "summoner
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 SEED = 7
-MOVES = 6  # random moves played before the terminal shot
+MOVES = 30  # seeded random moves played before each shot, so the boards show a game in progress
+WIDTH = 100  # terminal columns
 
 
 def _free_port() -> int:
@@ -78,7 +79,7 @@ class _Server:
         self.thread.join(timeout=10)
 
 
-def terminal_html(game_id: str, width: int = 100) -> str:
+def terminal_html(game_id: str, width: int = WIDTH) -> str:
     """The terminal drawing of seat 1's view after a few seeded random moves, as HTML."""
     from rich.console import Console
     from rich.terminal_theme import MONOKAI
@@ -89,9 +90,7 @@ def terminal_html(game_id: str, width: int = 100) -> str:
     game = make(game_id)
     state = game.new_state(SEED)
     rng = random.Random(SEED)
-    for _ in range(MOVES):
-        if state.is_over:
-            break
+    while not state.is_over() and (state.decisions < MOVES or state.current_seat() != 0) and state.decisions < 10 * MOVES:
         state.apply(rng.choice(state.legal_actions()))
     seat = state.current_seat()
     seat = 0 if seat is None else seat
@@ -131,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                     n = info["default_players"]
                     seats = [{"kind": "human", "name": "Ada"}] + [{"kind": "bot", "agent": "random"}] * (n - 1)
                     r = _post(srv.base, "/api/matches", {"game": g, "seats": seats, "seed": SEED})
+                    _play_some(srv.base, r["match"]["id"], r["seats"][0]["token"])
                     page = browser.new_page(viewport={"width": 1280, "height": 900})
                     page.goto(srv.base + r["seats"][0]["link"])
                     page.wait_for_selector("svg.board", timeout=15_000)
@@ -142,6 +142,29 @@ def main(argv: list[str] | None = None) -> int:
                     print(args.out / f"{g}-browser.png")
         browser.close()
     return 0
+
+
+def _play_some(base: str, match_id: str, token: str) -> None:
+    """Seat 0 takes seeded random actions (the bots answer) for about :data:`MOVES` decisions."""
+    import json
+
+    rng = random.Random(SEED)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        req = urllib.request.Request(f"{base}/api/matches/{match_id}/state?seat=0",
+                                     headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            snap = json.loads(r.read())
+        if snap["over"] or snap["state_id"] >= MOVES and snap["acting"] == 0:
+            return
+        if snap["acting"] != 0 or not snap["actions"]:
+            time.sleep(0.1)
+            continue
+        body = {"seat": 0, "index": rng.randrange(len(snap["actions"])), "state_id": snap["state_id"]}
+        req = urllib.request.Request(f"{base}/api/matches/{match_id}/actions", data=json.dumps(body).encode(),
+                                     method="POST", headers={"Content-Type": "application/json",
+                                                             "Authorization": f"Bearer {token}"})
+        urllib.request.urlopen(req, timeout=10).read()
 
 
 def _get(base: str, path: str) -> dict:

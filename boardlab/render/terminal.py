@@ -97,9 +97,15 @@ def _style(color: Any, extra: str = "") -> Style:
         if c.startswith("#") and len(c) == 4:
             c = "#" + "".join(ch * 2 for ch in c[1:])
         try:
-            style = style + Style(color=c)
+            parsed = Style(color=c)
         except Exception:  # an unknown colour name: draw without it
-            pass
+            return style
+        rgb = parsed.color.get_truecolor() if parsed.color is not None else None
+        # near-black vanishes on a dark terminal and near-white on a light one: such a colour
+        # (Armies' black and white armies) is drawn in the terminal's own foreground instead
+        if rgb is not None and not 0.22 <= (0.2126 * rgb.red + 0.7152 * rgb.green + 0.0722 * rgb.blue) / 255 <= 0.88:
+            return style
+        style = style + parsed
     return style
 
 
@@ -217,12 +223,24 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
                 continue
             segs = contents[(x, y)]
             total = sum(cell_len(s) for s, _ in segs)
-            if total > cw:  # too much for the cell: a compact marker, the whole stack in the legend
+            if total > cw:  # too much for the cell: a shorter form, the whole stack in the legend
                 square = f"{col_labels[x]}{row_labels[y]}" if labelled else f"{x},{y}"
                 overflow.append((square, segs))
-                n = len(items.get((x, y)) or ()) or 1
-                marker = f"[{n}]" if cw >= len(f"[{n}]") else str(n)[:cw]
-                segs, total = [(marker, Style(bold=True))], len(marker)
+                here = items.get((x, y)) or ()
+                bare: list[tuple[str, Style]] = []  # the pieces without their badges, marked "+"
+                for it in here:
+                    if bare:
+                        bare.append((" ", Style()))
+                    bare.append((_item_text({**it, "badge": None}), _style(it.get("color"), "bold")))
+                if bare:
+                    bare.append(("+", Style(bold=True)))
+                if bare and sum(cell_len(t) for t, _ in bare) <= cw:
+                    segs = bare
+                else:
+                    n = len(here) or 1
+                    marker = f"[{n}]" if cw >= len(f"[{n}]") else str(n)[:cw]
+                    segs = [(marker, Style(bold=True))]
+                total = sum(cell_len(t) for t, _ in segs)
             pad_left = (cw - total + 1) // 2 if total < cw else 0
             out.append(" " * pad_left, style=st_extra)
             for s, st in segs:

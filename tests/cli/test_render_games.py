@@ -134,7 +134,7 @@ def test_panels_keep_every_value_and_card_at_80_and_120_columns(game_id, width):
     state = game.new_state(2)
     rng = random.Random(2)
     for _ in range(20):  # into the game proper (Blackfire's exit and start are rolled)
-        if state.is_over:
+        if state.is_over():
             break
         state.apply(rng.choice(state.legal_actions()))
     seat = state.current_seat() or 0

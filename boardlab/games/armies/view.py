@@ -188,7 +188,8 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
             badges.append(("L" if not a["spent"] else "l") + (f"+{a['hope']}" if a["hope"] else ""))
         if a["attached"]:
             badges.append(str(len(a["attached"])))
-        title = [f"{SEATS[a['seat']]} {B.PIECE_NAMES[a['kind']]} on {B.square_name(a['sq'])}"]
+        # no square in the title: the axes name it, and a text legend then lists each kind of piece once
+        title = [f"{SEATS[a['seat']]} {B.PIECE_NAMES[a['kind']]}"]
         if a["offense"] or a["defense"]:
             title.append(f"offense {a['offense']} / defense {a['defense']}")
         if any(a["max"]):
