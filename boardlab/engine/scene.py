@@ -139,6 +139,7 @@ def rename_seats(obj: Any, defaults: Sequence[str], names: Sequence[str]) -> Any
 
     repl: dict[str, str] = {}
     titles: dict[int, str] = {}
+    roles: dict[str, str] = {}  # an unnumbered role ("Wizard") is renamed where it starts the status line
     for s, (default, name) in enumerate(zip(defaults, names)):
         name = str(name).strip()
         if not name or name == default:
@@ -147,17 +148,24 @@ def rename_seats(obj: Any, defaults: Sequence[str], names: Sequence[str]) -> Any
         repl[f"Player {s + 1}"] = name
         if re.fullmatch(r"[A-Z][a-z]+ \d+", default) and not default.startswith("Player "):
             repl[default] = f"{name} ({default})"
-    if not repl:
+        elif not default.startswith("Player "):
+            roles[default] = f"{name} ({default})"
+    if not repl and not roles:
         return obj
-    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(repl, key=len, reverse=True)) + r")(?!\d)")
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(repl, key=len, reverse=True)) + r")(?!\d)") if repl else None
 
     def text(s: str) -> str:
-        return pattern.sub(lambda m: repl[m.group(1)], s)
+        return pattern.sub(lambda m: repl[m.group(1)], s) if pattern else s
 
     def walk(x: Any, key: str = "") -> Any:
         if key in _ID_KEYS:
             return x
         if isinstance(x, str):
+            if key == "status":
+                for role, named in roles.items():
+                    if x.startswith(role + " "):
+                        x = named + x[len(role):]
+                        break
             return text(x)
         if isinstance(x, list):
             return [walk(v, key) for v in x]

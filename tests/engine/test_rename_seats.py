@@ -27,6 +27,7 @@ def test_numbered_roles_keep_the_role_and_role_panels_get_the_name():
     scene = rename_seats(game.scene(st.view(0), st.legal_actions()), game.seat_names(), ["Ada", "Bob", "Hero 2", "Cy"])
     titles = {p.get("seat"): p["title"] for p in scene["panels"]}
     assert titles[0] == "Ada · Wizard" and titles[1] == "Bob (Hero 1)" and titles[2] == "Hero 2" and titles[3] == "Cy (Hero 3)"
+    assert scene["status"].startswith("Ada (Wizard) to act")
 
 
 def test_events_keep_their_data_and_numbers_do_not_run_on():
