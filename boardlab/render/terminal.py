@@ -151,6 +151,7 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
             v[(x + 1, y)] = st
 
     contents: dict[tuple[int, int], list[tuple[str, Style]]] = {}
+    hidden: dict[tuple[int, int], str] = {}  # a cell's label covered by its pieces: said in the legend
     longest = 0
     for y in range(rows):
         for x in range(cols):
@@ -160,6 +161,8 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
                 segs: list[tuple[str, Style]] = []
             elif here:
                 segs = []
+                if cell.get("label") not in (None, ""):
+                    hidden[(x, y)] = str(cell["label"])
                 for it in here:
                     if segs:
                         segs.append((" ", Style()))
@@ -223,9 +226,12 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
                 continue
             segs = contents[(x, y)]
             total = sum(cell_len(s) for s, _ in segs)
+            square = f"{col_labels[x]}{row_labels[y]}" if labelled else f"{x},{y}"
+            if (x, y) in hidden:  # the room's own label ("START", "+1/-1") is under the pieces
+                overflow.append((square, [(hidden[(x, y)], Style(dim=True)), (" ", Style()), *segs]))
             if total > cw:  # too much for the cell: a shorter form, the whole stack in the legend
-                square = f"{col_labels[x]}{row_labels[y]}" if labelled else f"{x},{y}"
-                overflow.append((square, segs))
+                if (x, y) not in hidden:
+                    overflow.append((square, segs))
                 here = items.get((x, y)) or ()
                 bare: list[tuple[str, Style]] = []  # the pieces without their badges, marked "+"
                 for it in here:

@@ -159,3 +159,13 @@ def test_near_black_and_near_white_pieces_use_the_terminal_foreground():
     out = buf.getvalue()
     assert "38;2;34;34;34" not in out and "38;2;255;255;255" not in out
     assert "38;2;192;57;43" in out  # a real colour is kept
+
+
+def test_a_cell_label_covered_by_pieces_is_said_in_the_legend():
+    """Issue 20: room values and START were hidden under heroes."""
+    scene = grid_scene(cols=2, rows=1, col_labels=["A", "B"], row_labels=["1"],
+                       cells=[{"x": 0, "y": 0, "label": "START"}, {"x": 1, "y": 0, "label": "+1/-1"}],
+                       items=[{"id": "h", "x": 0, "y": 0, "text": "H1", "badge": "9"}])
+    lines = scene_text(scene).splitlines()
+    assert "  A1: START H1(9)" in lines
+    assert not any(line.startswith("  B1:") for line in lines)  # an uncovered label is on the board

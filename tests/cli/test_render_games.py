@@ -47,17 +47,32 @@ def test_axis_labels_are_drawn_and_name_squares_as_the_actions_do(game_id, width
         assert checked, scene["targets"][:3]
 
 
+@pytest.mark.parametrize("moves", [0, 30])
 @pytest.mark.parametrize("width", [80, 120])
 @pytest.mark.parametrize("game_id", GRID_GAMES)
-def test_no_piece_is_cut_off_without_a_legend_entry(game_id, width):
-    """Every piece's text is whole on the board, or in a legend line keyed by its square."""
+def test_no_piece_is_cut_off_without_a_legend_entry(game_id, width, moves):
+    """Every piece's text is whole on the board, or in a legend line keyed by its square; so is
+    every cell label that pieces cover (a room's value, START)."""
+    import random
+
     from boardlab.render.terminal import _item_text
 
     game = make(game_id)
     state = game.new_state(1)
-    scene = game.scene(state.view(0), state.legal_actions())
+    rng = random.Random(1)
+    for _ in range(moves):
+        if state.is_over():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_seat() or 0
+    scene = game.scene(state.view(seat), state.legal_actions() if state.current_seat() == seat else ())
     board = first_grid(scene)
     lines = scene_text(scene, width=width).splitlines()
+    covered = {(it["x"], it["y"]) for it in board["items"]}
+    for c in board.get("cells") or ():
+        if c.get("label") and not c.get("blocked") and (c["x"], c["y"]) in covered:
+            square = board["col_labels"][c["x"]] + board["row_labels"][c["y"]]
+            assert f"  {square}: {c['label']} " in "\n".join(lines), (square, c["label"])
     grid = [line for line in lines if line[:4].strip()[:1].isdigit() and "|" in line]
     keyed = [line for line in lines if re.match(r"^  [A-Za-z]+\d+: ", line)]
     where = "\n".join(grid + keyed)
