@@ -23,9 +23,8 @@ from __future__ import annotations
 import io
 from typing import Any, Iterable, Sequence
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
-from rich.measure import Measurement
 from rich.panel import Panel
 from rich.style import Style
 from rich.table import Table
