@@ -26,6 +26,7 @@ from typing import Any, Callable
 from boardlab.agents import Decision, available_agents, check_spec, make_agent
 from boardlab.engine import BoardlabError, Rng, State, derive_seed, make
 from boardlab.engine.registry import game_class
+from boardlab.engine.scene import rename_seats
 
 from .db import Store, StoredMatch
 
@@ -123,6 +124,8 @@ def snapshot(match: Match, seat: int | None, state: State | None = None) -> dict
     acting = st.current_seat()
     mine = seat is not None and seat == acting
     actions = st.legal_actions() if mine else ()
+    # the names typed in the lobby, in the scene, the action labels and the log alike
+    defaults, names = st.game.seat_names(), [s.name for s in match.seats]
     return {
         "type": "snapshot",
         "match": match.info() if state is None else None,
@@ -132,9 +135,9 @@ def snapshot(match: Match, seat: int | None, state: State | None = None) -> dict
         "over": view["over"],
         "results": view["results"],
         "view": view,
-        "scene": st.game.scene(view, actions),
-        "actions": st.labeled_actions() if mine else [],
-        "events": st.events(seat),
+        "scene": rename_seats(st.game.scene(view, actions), defaults, names),
+        "actions": rename_seats(st.labeled_actions(), defaults, names) if mine else [],
+        "events": rename_seats(st.events(seat), defaults, names),
     }
 
 
