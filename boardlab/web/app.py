@@ -28,7 +28,9 @@ from boardlab.engine import BoardlabError
 from boardlab.engine.registry import game_class, game_ids
 
 from . import rules
+from .bots import BotPool
 from .db import Store, database_url
+from .limits import Limits
 from .matches import Hub, Match, WebError, snapshot
 
 STATIC = Path(__file__).parent / "static"
@@ -170,13 +172,20 @@ def create_app(
     data_dir: str | Path | None = None,
     database_url_: str | None = None,
     bot_delay: float | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
-    """Build the app.  ``database_url_`` (or ``BOARDLAB_DATABASE_URL``) overrides the SQLite file."""
+    """Build the app.  ``database_url_`` (or ``BOARDLAB_DATABASE_URL``) overrides the SQLite file.
+
+    ``limits`` (default: :meth:`Limits.from_env`) sets the bot pool, the per-move
+    limit, the creation rate and the cap on matches in memory.
+    """
     url = database_url(data_dir, database_url_ or os.environ.get("BOARDLAB_DATABASE_URL"))
     if bot_delay is None:
         bot_delay = float(os.environ.get("BOARDLAB_BOT_DELAY", "0.8"))
+    if limits is None:
+        limits = Limits.from_env()
     store = Store(url)
-    hub = Hub(store, bot_delay=bot_delay)
+    hub = Hub(store, bot_delay=bot_delay, pool=BotPool(limits.bot_workers, limits.bot_move_limit))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:

@@ -4,8 +4,10 @@ A :class:`Match` holds the live state of one stored match.  Every change
 goes through :meth:`Hub.act`, which checks the seat's secret, the state id
 (``state.decisions``) and legality, commits the action to the store, and
 only then swaps in the new state and tells every open page.  Bots are
-asyncio tasks that decide from a :class:`~boardlab.agents.Decision` (the
-seat's view; never the true state) after a short, watchable delay.
+asyncio tasks that wait a short, watchable delay and then have the decision
+made in a worker process of the hub's :class:`~boardlab.web.bots.BotPool`
+(bounded, with a per-move time limit), from a
+:class:`~boardlab.agents.Decision` (the seat's view; never the true state).
 
 Payloads are built per seat by :func:`snapshot` from ``state.view(seat)``,
 ``state.events(seat)`` and the game's scene of that view, so a page never
@@ -23,10 +25,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from boardlab.agents import Decision, available_agents, check_spec, make_agent
-from boardlab.engine import BoardlabError, Rng, State, derive_seed, make
+from boardlab.agents import available_agents, check_spec, make_agent
+from boardlab.engine import BoardlabError, State, derive_seed, make
 from boardlab.engine.registry import game_class
 
+from .bots import BotPool, check_web_spec, fallback_action
 from .db import Store, StoredMatch
 
 log = logging.getLogger("boardlab.web")
@@ -149,9 +152,10 @@ def _rebuild(m: StoredMatch) -> State:
 class Hub:
     """All live matches of one server, backed by a :class:`Store`."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.8) -> None:
+    def __init__(self, store: Store, bot_delay: float = 0.8, pool: BotPool | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.pool = pool if pool is not None else BotPool()
         self.matches: dict[str, Match] = {}
         self._replays: dict[str, list[State]] = {}
         self.closing = False
@@ -221,6 +225,7 @@ class Hub:
             elif kind == "bot":
                 agent = spec.get("agent") or default_agent
                 try:
+                    check_web_spec(agent, game)
                     check_spec(agent, game)
                     make_agent(agent, game, i, 0)
                 except BoardlabError as exc:
@@ -356,18 +361,15 @@ class Hub:
             spec = match.seats[seat].agent or "random"
             # A fresh agent per decision, seeded from the match seed and the
             # decision number, so a resumed match plays on exactly as it would have.
-            agent = make_agent(spec, st.game, seat, derive_seed(match.record.seed, 1_000_003 * (seat + 1) + st.decisions))
-            snap = st.clone()
-            try:
-                action = await asyncio.to_thread(agent.act, Decision(snap, seat))
-            except Exception:  # a broken agent must not stall the match: play a random legal move
-                log.exception("agent %r failed in match %s; playing a random move", spec, match.id)
-                legal = st.legal_actions()
-                action = legal[Rng(st.decisions).below(len(legal))]
+            seed = derive_seed(match.record.seed, 1_000_003 * (seat + 1) + st.decisions)
+            action = await self.pool.think(st, seat, spec, seed)
+            if action is None or action not in st.legal_actions():
+                # timed out, failed or illegal: a deterministic random move keeps the match going
+                action = fallback_action(st, seat, match.record.seed)
             try:
                 await self.act(match, seat, None, st.decisions, list(action), bot=True)
             except WebError:
-                return  # an agent chose an illegal action: stop rather than loop
+                return
 
     async def close(self) -> None:
         self.closing = True
@@ -379,6 +381,7 @@ class Hub:
                 await t
             except (asyncio.CancelledError, Exception):
                 pass
+        await asyncio.to_thread(self.pool.close)
 
     # -- replays -----------------------------------------------------------
     def replay_states(self, match: Match) -> list[State]:
