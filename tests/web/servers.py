@@ -94,14 +94,14 @@ class SubprocessServer:
 class ThreadServer:
     """The app served by uvicorn in a background thread of this process."""
 
-    def __init__(self, data_dir: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, data_dir: Path, bot_delay: float = 0.0, **app_kw: Any) -> None:
         import uvicorn
 
         from boardlab.web.app import MAX_BODY, create_app
 
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.app = create_app(data_dir=data_dir, bot_delay=bot_delay)
+        self.app = create_app(data_dir=data_dir, bot_delay=bot_delay, **app_kw)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=MAX_BODY)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
