@@ -128,7 +128,7 @@ def test_server_answers_while_eight_of_the_strongest_bots_think(data_dir):
 
 def _store_pending_bot_games(data: Path, spec: str, n: int) -> list[tuple[str, int]]:
     """Write ``n`` unfinished all-bot matches directly into the database, as an older server accepted them."""
-    store = Store(database_url(data))
+    store = Store(database_url(data, os.environ.get("BOARDLAB_DATABASE_URL")))
     out = []
     game = make("dungeons-jewel")
     try:
@@ -186,7 +186,7 @@ def test_restart_with_pending_over_cap_bots_stays_up_plays_fallbacks_and_stops_o
                      timeout=120, what="two moves in a pending over-cap game")
         st, _ = call(base, "GET", "/api/games")
         assert st == 200
-        store = Store(database_url(data))
+        store = Store(database_url(data, os.environ.get("BOARDLAB_DATABASE_URL")))
         try:
             actions = store.load(mid).actions
         finally:
