@@ -122,4 +122,4 @@ def test_idle_matches_unload_and_reload_on_postgresql(pg_url, tmp_path):
 def test_restart_with_pending_bots_and_sigterm_on_postgresql(pg_url, tmp_path):
     test_security_bot_compute.test_restart_with_pending_over_cap_bots_stays_up_plays_fallbacks_and_stops_on_sigterm(tmp_path)
     _no_sqlite(tmp_path)
-    assert _count(pg_url, "matches") == 8
+    assert _count(pg_url, "matches") == 9  # 8 pending bot games and one human game

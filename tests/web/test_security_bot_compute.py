@@ -11,9 +11,14 @@ stops on SIGTERM within a bounded wait, its worker processes gone.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
+import subprocess
+import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -28,7 +33,7 @@ from boardlab.web.limits import Limits
 from boardlab.web.matches import hash_token
 
 from .conftest import auth, create
-from .servers import SubprocessServer, call
+from .servers import REPO, SubprocessServer, call, wait_up
 
 pytestmark = pytest.mark.timeout(240)  # every wait below is bounded; this only stops a hang
 
@@ -170,16 +175,53 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+class CliServer(SubprocessServer):
+    """The real ``boardlab serve`` (``python -m boardlab.cli serve``) with extra options."""
+
+    def __init__(self, data_dir: Path, options: list[str], env: dict[str, str] | None = None) -> None:
+        super().__init__(data_dir, env=env)
+        self.options = options
+
+    def start(self) -> "CliServer":
+        env = {**os.environ, **self.env, "PYTHONPATH": str(REPO)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "boardlab.cli", "serve", "--port", str(self.port), "--data-dir", str(self.data_dir), *self.options],
+            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_up(self.base, timeout=60)
+        except TimeoutError:
+            self.kill()
+            raise
+        return self
+
+
+def _post(base: str, path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
+    """POST with a generous timeout, so a server that never answers fails the test instead of hanging it."""
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the worker processes")
 def test_restart_with_pending_over_cap_bots_stays_up_plays_fallbacks_and_stops_on_sigterm(tmp_path):
+    """On main this server never answered the human's move (the bots held every thread) and ignored SIGTERM."""
     data = tmp_path / "data"
     games = _store_pending_bot_games(data, "persona:aggressive:samples=100000000", 8)
-    env = {"BOARDLAB_BOT_WORKERS": "2", "BOARDLAB_BOT_MOVE_LIMIT": "1.5"}
-    srv = SubprocessServer(data, bot_delay=0.0, env=env).start()
+    srv = CliServer(data, ["--bot-workers", "2", "--bot-move-limit", "1.5"], env={"BOARDLAB_BOT_DELAY": "0"}).start()
     try:
         base = srv.base
         st, body = call(base, "GET", "/api/games")
         assert st == 200 and body["games"]
+        # another player's game goes on while the over-cap bots are pending
+        st, r = _post(base, "/api/matches", {"game": "armies", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 5})
+        assert st == 201, r
+        st, snap = _post(base, f"/api/matches/{r['match']['id']}/actions", {"seat": 0, "state_id": 0, "index": 0}, r["seats"][0]["token"])
+        assert st == 200 and snap["state_id"] == 1
         # the over-cap bots are stopped at the move limit and play the seeded fallback
         mid, seed = games[0]
         info = _wait(lambda: (lambda i: i if i["decisions"] >= 2 else None)(call(base, "GET", f"/api/matches/{mid}")[1]),
