@@ -245,3 +245,28 @@ def test_restart_with_pending_over_cap_bots_stays_up_plays_fallbacks_and_stops_o
         _wait(lambda: not any(_alive(p) for p in workers), timeout=15, what="worker processes gone")
     finally:
         srv.kill()
+
+
+SHIPPED = ["armies", "blackfire", "dungeons-jewel", "summoners-quest", "wizards-labyrinth"]
+
+
+@pytest.mark.parametrize("game_id", SHIPPED)
+def test_a_decision_made_from_the_state_json_is_the_in_process_decision(game_id):
+    """What a worker is sent (the state's JSON) decides exactly as the live state did, in every game."""
+    from boardlab.web.bots import _think
+
+    game = make(game_id)
+    persona = sorted(game.personas)[0]
+    cls = type(game)
+    for spec in (f"persona:{persona}", "ismcts:iterations=12", "heuristic"):
+        st = game.new_state(21)
+        for _ in range(10):
+            if st.is_over():
+                break
+            seat = st.current_seat()
+            seed = derive_seed(21, 1_000_003 * (seat + 1) + st.decisions)
+            here = make_agent(spec, game, seat, seed).act(Decision(st.clone(), seat))
+            job = (game.id, f"{cls.__module__}:{cls.__qualname__}", game.players, game.variant,
+                   dict(game.overrides), st.to_json(), seat, spec, seed)
+            assert _think(job) == tuple(here), (spec, st.decisions)
+            st.apply(here)
