@@ -40,6 +40,13 @@ def plan_run(
     for seat in (restrict or {}):
         if not 0 <= seat < game.players:
             raise InvalidOptionError(f"restricted seat {seat} is not a seat of a {game.players}-player game")
+    from .tags import check_tags
+
+    checked: dict[int, list[str]] = {}
+    for seat, tags in (restrict or {}).items():
+        for tag in check_tags(game, [tags] if isinstance(tags, str) else list(tags)):
+            if tag not in checked.setdefault(seat, []):
+                checked[seat].append(tag)
     cfg = game.config()
     return RunConfig(
         game=game.id,
@@ -49,7 +56,7 @@ def plan_run(
         agents=tuple(specs),
         games=games,
         seed=seed,
-        restrict={seat: ([t] if isinstance(t, str) else list(t)) for seat, t in (restrict or {}).items()},
+        restrict=checked,
     )
 
 
