@@ -47,3 +47,48 @@ def holm(p_values: Sequence[float], alpha: float = ALPHA) -> tuple[list[bool], l
         return [], []
     reject, adjusted, _, _ = multipletests(list(p_values), alpha=alpha, method="holm")
     return [bool(r) for r in reject], [float(p) for p in adjusted]
+
+
+def diff_ci(k1: float, n1: int, k2: float, n2: int, alpha: float = ALPHA) -> tuple[float, float]:
+    """Interval for ``k1/n1 - k2/n2`` of two independent proportions (Newcombe's hybrid score interval)."""
+    if n1 <= 0 or n2 <= 0:
+        return (-1.0, 1.0)
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    lo, hi = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=alpha)
+    return (max(-1.0, float(lo)), min(1.0, float(hi)))
+
+
+def diff_p(k1: int, n1: int, k2: int, n2: int) -> float:
+    """Two-sided p-value that two independent proportions are equal (Fisher's exact test)."""
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    from scipy.stats import fisher_exact
+
+    return float(fisher_exact([[int(k1), int(n1 - k1)], [int(k2), int(n2 - k2)]]).pvalue)
+
+
+def mean_ci(values: Sequence[float], alpha: float = ALPHA) -> tuple[float, float, float]:
+    """Mean with its Student-t interval: (mean, low, high)."""
+    vals = [float(v) for v in values]
+    n = len(vals)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = sum(vals) / n
+    if n == 1:
+        return (mean, mean, mean)
+    from scipy.stats import sem, t
+
+    s = float(sem(vals))
+    half = float(t.ppf(1 - alpha / 2, n - 1)) * s
+    return (mean, mean - half, mean + half)
+
+
+def paired_p(a: Sequence[float], b: Sequence[float]) -> float:
+    """Two-sided p-value of a paired difference of means (Wilcoxon signed-rank; 1.0 when all pairs tie)."""
+    diffs = [float(y) - float(x) for x, y in zip(a, b)]
+    if not any(diffs):
+        return 1.0
+    from scipy.stats import wilcoxon
+
+    return float(wilcoxon(diffs, zero_method="wilcox").pvalue)

@@ -72,6 +72,22 @@ def seat_specs(game: Any, agents: Sequence[str] | None) -> list[str]:
     return specs
 
 
+def annotate(result: dict[str, Any], rows: Sequence[dict[str, Any]], config: RunConfig) -> dict[str, Any]:
+    """Add ``usage_kinds`` (choice or event per key) and the plain-words ``verdict`` to a summary."""
+    from .tags import game_tags
+    from .verdict import classify_keys, verdict
+
+    try:
+        game = make(config.game, players=config.players, variant=config.variant, options=config.options)
+        tags: Sequence[str] | None = game_tags(game)
+    except BoardlabError:  # e.g. a variant file that has moved: no tag list, no classification
+        tags = None
+    kinds = classify_keys([u["key"] for u in result["usage"]], tags) if tags is not None else {}
+    result["usage_kinds"] = kinds
+    result["verdict"] = verdict(result, rows, config.players, kinds)
+    return result
+
+
 def manifest_for(config: RunConfig, backend: str, jobs: int) -> dict[str, Any]:
     import boardlab
 
@@ -140,6 +156,7 @@ def execute(
     seconds = time.perf_counter() - t0
     ordered = [rows[i] for i in sorted(rows)]
     result = summary(ordered, config.players)
+    annotate(result, ordered, config)
     result["complete"] = len(ordered) == config.games
     if result["complete"]:
         run.finalize(ordered)
