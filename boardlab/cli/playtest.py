@@ -104,5 +104,9 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
         con.print(markdown_summary(RunDir(folder).read_manifest(), res))
         con.print(f"Results: {folder / 'results.parquet'}\nReport:  {folder / 'report.html'}\n")
     if len(configs) == 2:
+        from boardlab.playtest.compare import html_comparison
+
         cmp = compare_rows(RunDir(folders[0]).read_results(), RunDir(folders[1]).read_results())
         con.print(markdown_comparison(str(folders[0]), str(folders[1]), cmp))
+        out_html = html_comparison(str(folders[0]), str(folders[1]), cmp, folders[1].parent / f"comparison-{folders[0].name}-{folders[1].name}.html")
+        con.print(f"HTML comparison: {out_html}")
