@@ -92,3 +92,35 @@ def paired_p(a: Sequence[float], b: Sequence[float]) -> float:
     from scipy.stats import wilcoxon
 
     return float(wilcoxon(diffs, zero_method="wilcox").pvalue)
+
+
+def confidence_sequence(k: int, n: int, alpha: float = ALPHA, a: float = 0.5, b: float = 0.5) -> tuple[float, float]:
+    """Anytime-valid confidence sequence for a Bernoulli rate after ``k`` successes in ``n`` trials.
+
+    The beta-binomial mixture (Robbins 1970; Howard, Ramdas, McAuliffe & Sekhon 2021): with a
+    Beta(a, b) mixture over the rate, the likelihood ratio
+    ``M_n(p) = B(a + k, b + n - k) / B(a, b) / (p^k (1 - p)^(n - k))`` is a nonnegative martingale
+    under rate ``p``, so by Ville's inequality ``P(exists n: M_n(p) >= 1/alpha) <= alpha``. The set
+    ``{p : M_n(p) < 1/alpha}`` therefore covers the true rate at every ``n`` simultaneously: a run
+    may look after every game and stop whenever it likes.
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    import math
+
+    from scipy.optimize import brentq
+    from scipy.special import betaln
+
+    log_mix = betaln(a + k, b + n - k) - betaln(a, b)
+    bound = math.log(1 / alpha)
+
+    def g(p: float) -> float:  # log M_n(p) - log(1/alpha); negative inside the set
+        return log_mix - (k * math.log(p) if k else 0.0) - ((n - k) * math.log1p(-p) if n - k else 0.0) - bound
+
+    eps = 1e-12
+    centre = min(max(k / n, eps), 1 - eps)
+    if g(centre) >= 0:  # cannot happen for alpha < 1 with a proper prior, kept for safety
+        return (centre, centre)
+    lo = 0.0 if g(eps) < 0 else brentq(g, eps, centre)
+    hi = 1.0 if g(1 - eps) < 0 else brentq(g, centre, 1 - eps)
+    return (float(lo), float(hi))

@@ -114,12 +114,19 @@ def execute(
     progress: Callable[[int, int], None] | None = None,
     chunk_size: int = 20,
     stop_after: int | None = None,
+    until_ci: float | None = None,
+    look_every: int | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) ``config`` into folder ``out``; returns the metrics summary.
 
     ``progress(done, total)`` is called after each chunk.  ``stop_after``
-    stops after that many new games (used to test resuming).
+    stops after that many new games (used to test resuming).  ``until_ci``
+    plays in blocks of ``look_every`` games (default 100) and stops at the first
+    look where every seat's (or side's) anytime-valid interval is narrower than it
+    (see :mod:`boardlab.playtest.sequential`); ``config.games`` is then the maximum.
     """
+    if until_ci is not None and not 0 < until_ci < 1:
+        raise InvalidOptionError(f"--until-ci must be a width between 0 and 1 (e.g. 0.1 for 10 points), got {until_ci}")
     if backend not in BACKENDS:
         raise InvalidOptionError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     jobs = jobs or default_jobs()
@@ -148,16 +155,39 @@ def execute(
         if progress:
             progress(len(rows), total)
 
-    if todo:
+    def play(indexes: list[int]) -> None:
         if backend == "ray":
-            run_ray(config, todo, jobs, on_chunk, address=ray_address, chunk_size=chunk_size)
+            run_ray(config, indexes, jobs, on_chunk, address=ray_address, chunk_size=chunk_size)
         else:
-            run_local(config, todo, jobs, on_chunk, chunk_size=chunk_size)
+            run_local(config, indexes, jobs, on_chunk, chunk_size=chunk_size)
+
+    seq: dict[str, Any] | None = None
+    if until_ci is not None:
+        from .sequential import status
+
+        if (manifest.get("sequential") or {}).get("stopped"):
+            todo = []  # an earlier session already stopped this run
+        step = look_every or 100
+        while True:
+            prefix = [rows[i] for i in range(len(rows)) if i in rows]
+            seq = status(prefix, config.players, until_ci)
+            if seq["done"] or not todo:
+                break
+            block, todo = todo[:step], todo[step:]
+            play(block)
+        stopped = seq["done"] and len(rows) < config.games
+        seq.update({"games_max": config.games, "games_played": len(rows), "games_saved": config.games - len(rows), "stopped": stopped})
+        manifest = {**manifest, "sequential": {k: seq[k] for k in ("until_ci", "method", "alpha", "games_played", "games_max", "games_saved", "stopped")}}
+        run.write_manifest(manifest)
+    elif todo:
+        play(todo)
     seconds = time.perf_counter() - t0
     ordered = [rows[i] for i in sorted(rows)]
     result = summary(ordered, config.players)
+    if seq is not None:
+        result["sequential"] = seq
     annotate(result, ordered, config)
-    result["complete"] = len(ordered) == config.games
+    result["complete"] = len(ordered) == config.games or bool(seq and seq["stopped"])
     if result["complete"]:
         run.finalize(ordered)
         manifest = {**manifest, "complete": True, "seconds_last_session": seconds}

@@ -86,6 +86,15 @@ def verdict(result: dict[str, Any], rows: Sequence[dict[str, Any]], players: int
     if n == 0:
         return ["No games were played."]
     lines: list[str] = []
+    seq = result.get("sequential")
+    if seq:
+        spans = "; ".join(f"{i['label']} {pct(i['rate'])} {interval(i['ci_low'], i['ci_high'])}" for i in seq["intervals"])
+        if seq.get("stopped"):
+            lines.append(f"Stopped after {seq['games_played']} of at most {seq['games_max']} games ({seq['games_saved']} saved): "
+                         f"every win rate is known to within {100 * seq['until_ci']:.0f} points ({spans}; anytime-valid 95% intervals).")
+        else:
+            lines.append(f"Played all {seq['games_played']} games without reaching intervals {100 * seq['until_ci']:.0f} points wide "
+                         f"(widest {100 * seq['max_width']:.0f}: {spans}; anytime-valid 95% intervals).")
     roles = _role_tests(rows) if result.get("roles_add_information") else None
     if roles:
         lines += _family(roles, "sides", "an even share of")
