@@ -74,9 +74,8 @@ def _family(tests: list[dict[str, Any]], noun: str, fair_word: str) -> list[str]
     if not lines:
         widest = max((t["hi"] - t["lo"]) / 2 for t in tests)
         lines.append(f"No {noun[:-1] if noun.endswith('s') else noun} wins more or less than {fair_word} {pct(tests[0]['fair'])} beyond chance "
-                     f"(no exact binomial test against it is significant after Holm's correction; with {tests[0]['n']} games a difference "
-                     f"smaller than about "
-                     f"{100 * widest:.0f} points cannot be seen).")
+                     f"(no exact binomial test against it is significant after Holm's correction; over {tests[0]['n']} games the intervals "
+                     f"are about ±{100 * widest:.0f} points, so smaller differences cannot be seen).")
     return lines
 
 
