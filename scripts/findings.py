@@ -139,6 +139,9 @@ RULE_CHANGES: dict[str, dict] = {
             ("Beta's deck (without the 26 October cards: Switcheroo, Whirlwind ...)", {"deck": "early"},
              "'the heroes were too powerful when they stuck together, so to fix this we started to add spells for the wizard "
              "that separated the group'", ("role:wizard", -1)),
+            ("Beta's deck, heroes keeping together (`heuristic:group=1`)", {"deck": "early"},
+             "the same, with heroes that stick together as the designers' players did (the default heroes spread out)",
+             ("role:wizard", -1), {"agents": ["heuristic", "heuristic:group=1", "heuristic:group=1", "heuristic:group=1"]}),
             ("+1 mana every wizard turn (alpha)", {"mana_per_turn": 1},
              "the mana wheel 'made the wizard gain to much mana to fast'", ("role:wizard", +1)),
             ("Flip tiles on entering, no loot phase (beta)", {"loot_phase": False},

@@ -36,3 +36,30 @@ def test_switcheroo_sends_heroes_away_from_the_tower_and_never_explores_for_them
             state.apply(action)
             steps += 1
     assert swaps >= 3  # the check saw the card in use
+
+
+def _together(spec: str, games: int = 6) -> float:
+    """Share of hero turns on which a hero stands with another living hero."""
+    game = boardlab.make("wizards-labyrinth", players=4)
+    together = total = 0
+    for seed in range(games):
+        state = game.new_state(seed)
+        agents = [make_agent("heuristic" if s == 0 else spec, game, s, seed * 10 + s) for s in range(4)]
+        steps = 0
+        while state.current_seat() is not None and steps < 3000:
+            seat = state.current_seat()
+            decision = Decision(state, seat)
+            if seat != 0:
+                st = decision.view["state"]
+                living = [h for h in st["heroes"] if h["alive"]]
+                me = next((h for h in living if h["seat"] == seat), None)
+                if me is not None:
+                    total += 1
+                    together += any(h["pos"] == me["pos"] for h in living if h["seat"] != seat)
+            state.apply(agents[seat].act(decision))
+            steps += 1
+    return together / max(1, total)
+
+
+def test_grouping_heroes_keep_together_more_than_the_default():
+    assert _together("heuristic:group=1") > _together("heuristic") + 0.1

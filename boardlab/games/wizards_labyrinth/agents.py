@@ -64,7 +64,10 @@ class Board:
 class HeuristicAgent(BaseAgent):
     """Plays the wizard in seat 0 and a hero elsewhere, from ``decision.view`` and ``decision.legal``."""
 
-    defaults = {"noise": 0.3}
+    #: ``group=1``: the heroes keep together (every hero follows the first living hero's goal), the
+    #: play the designers saw ("the heroes were too powerful when they stuck together"); the default
+    #: heroes spread out to explore (in pairs at four).
+    defaults = {"noise": 0.3, "group": 0}
 
     def act(self, decision: Decision) -> tuple:
         legal = decision.legal
@@ -249,8 +252,8 @@ class HeuristicAgent(BaseAgent):
         goal = None
         pairs = len(living) >= 4
         for i, h in enumerate(living):
-            if pairs and i % 2 == 1:
-                pass  # follow the partner's goal
+            if (self.params["group"] and i > 0) or (pairs and i % 2 == 1):
+                pass  # follow the partner's (or, grouping, the first hero's) goal
             elif dropped:
                 d = b.dist(h["pos"])
                 goal = min(dropped, key=lambda c: (d.get(c, 99), c))
