@@ -85,6 +85,10 @@ def annotate(result: dict[str, Any], rows: Sequence[dict[str, Any]], config: Run
     kinds = classify_keys([u["key"] for u in result["usage"]], tags) if tags is not None else {}
     result["usage_kinds"] = kinds
     result["verdict"] = verdict(result, rows, config.players, kinds)
+    for seat, tags in sorted((config.restrict or {}).items()):
+        result["verdict"].append(
+            f"Restricted play: seat {seat} never took {', '.join(tags)}. Its effect is this run against an unrestricted run "
+            f"on the same seeds: boardlab compare UNRESTRICTED_RUN THIS_RUN (paired, with intervals).")
     return result
 
 

@@ -82,3 +82,11 @@ def test_documented_restrict_examples_run(where, command, tmp_path, capsys):
 
 def test_docs_have_a_restrict_example():
     assert _doc_examples()
+
+
+def test_a_restricted_runs_verdict_says_how_to_measure_the_effect(tmp_path):
+    from boardlab.playtest import execute
+
+    cfg = plan_run("armies", games=2, agents=["random"], restrict={0: ["card:ambush"]})
+    res = execute(cfg, tmp_path / "r", jobs=1)
+    assert any(v.startswith("Restricted play: seat 0 never took card:Ambush") for v in res["verdict"])
