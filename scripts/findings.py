@@ -166,8 +166,11 @@ RULE_CHANGES: dict[str, dict] = {
              ("turns", +1)),
             ("No item taken from a defeated player (the rulebook)", {"fight_steal": False},
              "revision log: 'Items ran out quickly, and certain players may never get items that added to their attack power'", None),
-            ("7x7 board (the rulebook), not 9x9", {"board_size": 7},
-             "revision log: 'Decided to make game board bigger' (for readability, not balance)", None),
+        ],
+        "not_available": [
+            ("A bigger board with descriptions on the tokens", "revision log: 'Decided to make game board bigger and add "
+             "descriptions onto the dungeon tokens' so players need fewer reminders: a physical change, not a rule (the "
+             "revised rules keep 7x7)"),
         ],
     },
 }
@@ -343,7 +346,7 @@ def rule_change_block(game_id: str, summary: dict, rows: list[dict]) -> str:
                 verdict = "not shown (no significant effect)"
         lines.append(f"| {row['change']} | {'; '.join(cells) or '-'} | {length} | {row['said']} | {verdict} |")
     for change, why in spec.get("not_available", []):
-        lines.append(f"| {change} | not run | not run | {why} | not run on this branch |")
+        lines.append(f"| {change} | not run | not run | {why} | not run{' on this branch' if 'branch' in why else ''} |")
     lines += ["", RC_END]
     return "\n".join(lines)
 

@@ -51,4 +51,4 @@ def test_every_game_lists_its_designers_changes_with_quotes():
     f = load_findings()
     for game_id in ("blackfire", "wizards-labyrinth", "dungeons-jewel"):
         changes = f.RULE_CHANGES[game_id]["changes"]
-        assert len(changes) >= 3 and all(said for _, _, said, *_ in changes)
+        assert len(changes) >= 2 and all(said for _, _, said, *_ in changes)
