@@ -182,7 +182,7 @@ def write_report(folder: str | Path, manifest: dict[str, Any], result: dict[str,
     md = markdown_summary(manifest, result)
     from markdown_it import MarkdownIt
 
-    summary_html = MarkdownIt("commonmark", {"html": False}).enable("table").render(md.split("\n", 1)[1])
+    summary_html = MarkdownIt("commonmark", {"html": False}).enable("table").render(md.split("\n", 3)[3])
     body = "".join(f"<section><h2>{html.escape(t)}</h2>{svg}</section>" for t, svg in plots)
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
