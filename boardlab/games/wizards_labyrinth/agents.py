@@ -143,9 +143,10 @@ class HeuristicAgent(BaseAgent):
             elif c.effect == "switcheroo":
                 # Switcheroo moves a hero for free: played carelessly it carries a hero deeper into the
                 # labyrinth (toward rooms to explore, keys and the tower), a gift to the heroes. Play it
-                # to split a group or to send a key holder back, else keep it (below "end").
+                # to split a group (the designers' reason for the card), else keep it (below "end"): sending
+                # a lone key holder back again and again only stalls the game to the turn cap.
                 grouped = any(sum(1 for h in heroes if h["pos"] == q) > 1 for q in {h["pos"] for h in heroes})
-                base = 3.5 if grouped or any(h["keys"] for h in heroes) or st["tower_open"] else 0.3
+                base = 3.5 if grouped else 0.3
             else:
                 base = 3 if goal is not None and st["tower_open"] else 0.2
             return base + c.cost * 0.3
@@ -192,12 +193,12 @@ class HeuristicAgent(BaseAgent):
         return max(legal, key=score)
 
     def _switch_hero(self, st, legal, game):
-        """The key holder first, then a hero who is with others (splitting the group), then the healthiest."""
+        """A hero who is with others (splitting the group), the key holder first among them, then the healthiest."""
         hs = {h["seat"]: h for h in st["heroes"]}
         living = [h for h in st["heroes"] if h["alive"]]
         def company(seat):
             return sum(1 for h in living if h["pos"] == hs[seat]["pos"] and h["seat"] != seat)
-        return max(legal, key=lambda a: (hs[a[1]]["keys"], company(a[1]), hs[a[1]]["hp"]))
+        return max(legal, key=lambda a: (company(a[1]) > 0, hs[a[1]]["keys"], hs[a[1]]["hp"]))
 
     def _switch_token(self, st, legal, game):
         """Send the hero where he helps his side least: far from the tower and from the other heroes, onto
