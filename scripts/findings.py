@@ -155,6 +155,10 @@ RULE_CHANGES: dict[str, dict] = {
              "'we need to try and make the wizard even stronger' (final keeps 1)", ("role:wizard", -1)),
             ("1 loot card for a win in a cleared room (beta)", {"win_loot_repeat_draw": 1}, "beta to final; no reason given", None),
             ("The hero chooses a stuck hero's retreat (beta)", {"stuck_retreat": "hero"}, "beta to final; no reason given", None),
+            ("Check of the bot, not a rule: the heuristic wizard never plays Switcheroo (restricted play)",
+             {"restrict": {0: ["card:Switcheroo"]}},
+             "the designers added Switcheroo to split grouped heroes, so a wizard who uses it well should lose without it "
+             "(before issue 19 the heuristic wizard won MORE without it)", ("role:wizard", -1)),
         ],
     },
     "dungeons-jewel": {
@@ -267,7 +271,9 @@ def rule_change_rows(game_id: str, games: int, seed: int, jobs: int | None) -> t
     def run(options: dict, label: str, over: dict | None = None) -> list[dict]:
         base = {**spec["base"], **(over or {})}
         base_opts = dict(base.pop("options", {}))
-        cfg = plan_run(game_id, games=games, seed=seed, options={**base_opts, **options}, **base)
+        options = dict(options)
+        restrict = options.pop("restrict", None)  # a flip may be restricted play instead of a rule
+        cfg = plan_run(game_id, games=games, seed=seed, options={**base_opts, **options}, restrict=restrict, **base)
         key = hashlib.sha1((json.dumps(cfg.to_json(), sort_keys=True) + code).encode()).hexdigest()[:10]
         out = ROOT / "runs" / "findings" / f"{game_id}-rule-{key}"
         execute(cfg, out, jobs=jobs)
