@@ -388,7 +388,10 @@ def confirm(result: dict[str, Any], tgs: Sequence[Target], config_for: Callable[
     for t, rej, p in zip(tests, reject, adjusted):
         t["p_holm"] = p
         t["better"] = bool(rej and t["difference"] < 0)
-    confirmed = all(t["better"] for t in tests)
+        t["worse"] = bool(rej and t["difference"] > 0)
+    # confirmed: some target significantly better, none significantly worse (a target both settings
+    # already meet exactly, e.g. a length neither changes, cannot be "better")
+    confirmed = any(t["better"] for t in tests) and not any(t["worse"] for t in tests)
     parts = [f"{tg.label}: loss {t['loss_a']:.3f} -> {t['loss_b']:.3f} ({t['difference']:+.3f} [{t['ci_low']:+.3f}, {t['ci_high']:+.3f}], "
              f"paired bootstrap p {_p(t['p_holm'])})" for tg, t in zip(tgs, tests)]
     verdict = "confirmed" if confirmed else "not distinguishable from the original"

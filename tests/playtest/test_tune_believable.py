@@ -81,3 +81,12 @@ def test_tune_cli_prints_the_trial_table_and_writes_the_folder(tmp_path, capsys)
     assert exc.value.code == 0
     assert "Trials" in out and "balance loss [95% CI]" in out and "Confirmation:" in out
     assert (tmp_path / "t" / "tune.html").exists() and (tmp_path / "t" / "tune.json").exists()
+
+
+def test_confirmation_with_two_targets_needs_one_better_and_none_worse():
+    def config_for(values, n, seed):
+        return RunConfig("coin", 2, "default", {"bias": values["bias"]}, ("random", "random"), n, seed)
+
+    result = {"defaults": {"bias": 80}, "best": {"params": {"bias": 50}, "reached": True}, "seed": 3, "players": 2}
+    conf = confirm(result, [Target.parse("balance"), Target.parse("length=1")], config_for, 400, 1, None)
+    assert conf["verdict"] == "confirmed" and conf["tests"][1]["p_value"] == 1.0
