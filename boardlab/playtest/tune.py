@@ -17,7 +17,7 @@
 4. **Confirmation.** The chosen setting and the designer's values play
    ``confirm_games`` FRESH games (a seed never used in the search), paired by
    seed; a paired bootstrap test of the loss difference gives a p-value, and the
-   result is reported as "confirmed" (p < 0.05 and lower loss) or "not
+   result is reported as "confirmed" (a target significantly lower, Holm across targets, none higher) or "not
    distinguishable from the original".
 
 With ``out``, everything goes to a run folder: ``tune.json``, ``tune.html``, and
