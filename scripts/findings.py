@@ -99,7 +99,88 @@ EXPERIMENTS: dict[str, list[tuple[str, dict]]] = {
     ],
 }
 
+#: One-rule-at-a-time experiments (issue 19): every rule change the seed's playtest notes, revision log or
+#: weekly updates describe, flipped ALONE from the final rules (``base``), on paired seeds. ``expect`` is what
+#: the designers' words predict for the OLD rule against the final one: (metric, sign), where metric is
+#: ``"role:NAME"`` (that side's win rate) or ``"turns"``; None when they give no effect the bots can measure.
+RULE_CHANGES: dict[str, dict] = {
+    "blackfire": {
+        "base": {"variant": "final", "agents": ["heuristic"]},
+        "roles": ["green"],  # green always moves first
+        "changes": [
+            ("Sorcerer moves 1 square (the original), not 2", {"sorcerer_move": 1},
+             "'the movement of the Sorcerers, which was originally one square, would probably need to be changed. "
+             "This was confirmed' (playtest notes): one square was too slow", ("turns", +1)),
+            ("Prototype token set (teleport, speed, slow, death only)", {"token_set": "prototype"},
+             "the original tokens 'had to be almost completely overhauled and expanded in order to function as it was designed'", None),
+            ("Teleport only teleports (no d6 table)", {"teleport_table": False},
+             "'The teleport was expanded upon to include 6 different effects'", None),
+            ("Killing the opposing sorcerer wins", {"sorcerer_kill_wins": True},
+             "'We also had to remove the victory condition of killing your opponent' (no effect stated)", None),
+            ("No respawn (a killed sorcerer stays dead)", {"respawn": False},
+             "'giving the Sorcerers a 3 turn respawn time'", None),
+            ("No force push on respawn", {"push_radius": 0},
+             "'giving them the force push upon respawning to prevent camping' (the heuristic bots never camp)", None),
+            ("No force push on respawn, seat 0 camps (persona `camper`) against the heuristic", {"push_radius": 0},
+             "'to prevent camping': without the push, camping the respawn square should pay",
+             ("seat:0", +1), {"agents": ["heuristic:persona=camper", "heuristic"]}),
+        ],
+        "not_available": [
+            ("Archers defensive only (no offensive shot)", "the archer was 'initially designed to be solely defensive'; "
+             "the option that restores it is being added on another branch (game rules are not this branch's to edit)"),
+            ("No archer contest (no d6 when two archers meet)", "'causing a dice roll when two archers meet, giving advantage to "
+             "the defender'; the option is being added on another branch"),
+        ],
+    },
+    "wizards-labyrinth": {
+        "base": {"variant": "final", "players": 4, "agents": ["heuristic"]},
+        "roles": ["wizard"],
+        "changes": [
+            ("Beta's deck (without the 26 October cards: Switcheroo, Whirlwind ...)", {"deck": "early"},
+             "'the heroes were too powerful when they stuck together, so to fix this we started to add spells for the wizard "
+             "that separated the group'", ("role:wizard", -1)),
+            ("Beta's deck, heroes keeping together (`heuristic:group=1`)", {"deck": "early"},
+             "the same, with heroes that stick together as the designers' players did (the default heroes spread out)",
+             ("role:wizard", -1), {"agents": ["heuristic", "heuristic:group=1", "heuristic:group=1", "heuristic:group=1"]}),
+            ("+1 mana every wizard turn (alpha)", {"mana_per_turn": 1},
+             "the mana wheel 'made the wizard gain to much mana to fast'", ("role:wizard", +1)),
+            ("Flip tiles on entering, no loot phase (beta)", {"loot_phase": False},
+             "Marcus: flip the monsters first, then the tiles, so 'a player will fight more on a tile'", None),
+            ("A failed trap save costs 2 per trap (the beta playtest account)", {"trap_damage_per_trap": True},
+             "classmates: 'the traps were too powerful'", ("role:wizard", +1)),
+            ("Trap saves 10+ whatever the number of traps (beta)", {"trap_save_1": 10, "trap_save_2": 10, "trap_save_3": 10},
+             "'the more traps there are in a room the harder the dice roll becomes' (to weaken traps)", ("role:wizard", +1)),
+            ("3 keys open the tower (beta)", {"keys_needed": 3}, "beta to final; the notes give no reason", None),
+            ("Keep every loot card drawn for a win (beta)", {"win_loot_keep_all": True},
+             "'we need to try and make the wizard even stronger' (final keeps 1)", ("role:wizard", -1)),
+            ("1 loot card for a win in a cleared room (beta)", {"win_loot_repeat_draw": 1}, "beta to final; no reason given", None),
+            ("The hero chooses a stuck hero's retreat (beta)", {"stuck_retreat": "hero"}, "beta to final; no reason given", None),
+            ("Check of the bot, not a rule: the heuristic wizard never plays Switcheroo (restricted play)",
+             {"restrict": {0: ["card:Switcheroo"]}},
+             "the designers added Switcheroo to split grouped heroes, so a wizard who uses it well should lose without it "
+             "(before issue 19 the heuristic wizard won MORE without it)", ("role:wizard", -1)),
+        ],
+    },
+    "dungeons-jewel": {
+        "base": {"variant": "revised", "players": 4, "agents": ["heuristic"]},
+        "roles": [],
+        "changes": [
+            ("Dragon needs more than 10 (the rulebook), not 9", {"dragon_target": 11},
+             "revision log: lowered to 9 'as players were discouraged from attacking until late into the game, and made the game too long'",
+             ("turns", +1)),
+            ("No item taken from a defeated player (the rulebook)", {"fight_steal": False},
+             "revision log: 'Items ran out quickly, and certain players may never get items that added to their attack power'", None),
+        ],
+        "not_available": [
+            ("A bigger board with descriptions on the tokens", "revision log: 'Decided to make game board bigger and add "
+             "descriptions onto the dungeon tokens' so players need fewer reminders: a physical change, not a rule (the "
+             "revised rules keep 7x7)"),
+        ],
+    },
+}
+
 START, END = "<!-- figures:start -->", "<!-- figures:end -->"
+RC_START, RC_END = "<!-- rule-changes:start -->", "<!-- rule-changes:end -->"
 
 
 def code_key(game_id: str) -> str:
@@ -179,13 +260,127 @@ def figures_block(game_id: str, results: list[tuple[str, dict, dict]], games: in
     return "\n".join(lines)
 
 
+def rule_change_rows(game_id: str, games: int, seed: int, jobs: int | None) -> tuple[dict, list[dict]]:
+    """Run the base and every single flip on paired seeds; return the table rows (effects with intervals, Holm)."""
+    from boardlab.playtest.compare import compare_rows
+    from boardlab.stats import holm, paired_p
+
+    spec = RULE_CHANGES[game_id]
+    code = code_key(game_id)
+
+    def run(options: dict, label: str, over: dict | None = None) -> list[dict]:
+        base = {**spec["base"], **(over or {})}
+        base_opts = dict(base.pop("options", {}))
+        options = dict(options)
+        restrict = options.pop("restrict", None)  # a flip may be restricted play instead of a rule
+        cfg = plan_run(game_id, games=games, seed=seed, options={**base_opts, **options}, restrict=restrict, **base)
+        key = hashlib.sha1((json.dumps(cfg.to_json(), sort_keys=True) + code).encode()).hexdigest()[:10]
+        out = ROOT / "runs" / "findings" / f"{game_id}-rule-{key}"
+        execute(cfg, out, jobs=jobs)
+        print(f"{game_id}: {label}: done", file=sys.stderr)
+        return RunDir(out).read_results()
+
+    bases: dict[str, list[dict]] = {}
+    out = []
+    for change, flip, said, expect, *extra in spec["changes"]:
+        over = extra[0] if extra else {}
+        try:
+            bkey = json.dumps(over, sort_keys=True)
+            if bkey not in bases:
+                bases[bkey] = run({}, "final rules" + (f" {over}" if over else ""), over)
+            base_rows = bases[bkey]
+            rows = run(flip, change, over)
+        except Exception as exc:  # e.g. an option this branch does not have
+            out.append({"change": change, "flip": flip, "said": said, "expect": expect, "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        cmp = compare_rows(base_rows, rows)
+        turns = cmp["turns"]
+        turns["p_value"] = paired_p([r["turns"] for r in base_rows], [r["turns"] for r in rows])
+        who = {f"role:{role}": cmp["win_by_role"][role] for role in spec["roles"] if role in cmp["win_by_role"]}
+        if expect and expect[0].startswith("seat:"):
+            who = {expect[0]: cmp["win_by_seat"][int(expect[0].split(":")[1])]}
+        out.append({"change": change, "flip": flip, "said": said, "expect": expect, "cmp": cmp, "who": who})
+    # Holm across every test this table makes (each change x each measure)
+    tests = [(row, key) for row in out if "cmp" in row for key in [*row["who"], "turns"]]
+    ps = [(row["who"][key] if key != "turns" else row["cmp"]["turns"])["p_value"] for row, key in tests]
+    reject, adjusted = holm(ps)
+    for (row, key), rej, p in zip(tests, reject, adjusted):
+        row.setdefault("holm", {})[key] = (rej, p)
+    summary = {"base": spec["base"], "games": games, "seed": seed, "tests": len(tests)}
+    return summary, out
+
+
+def rule_change_block(game_id: str, summary: dict, rows: list[dict]) -> str:
+    def pts(r):
+        return f"{100 * r['difference']:+.1f} pts [{100 * r['ci_low']:+.1f}, {100 * r['ci_high']:+.1f}]"
+
+    spec = RULE_CHANGES[game_id]
+    base = summary["base"]
+    lines = [RC_START, "",
+             f"_Generated by `python scripts/findings.py --only {game_id} --rule-changes --games {summary['games']} --seed {summary['seed']}`: "
+             f"each row flips ONE rule from the final rules (variant `{base['variant']}`, {base.get('players', 'default')} players, "
+             f"agents {', '.join(base['agents'])}) on the same {summary['games']} seeds. Win-rate effects: paired difference with a "
+             f"paired bootstrap 95% interval, McNemar's exact test; length: paired bootstrap interval, Wilcoxon signed-rank test. "
+             f"p-values are Holm-adjusted across all {summary['tests']} tests in the table; * = significant._", ""]
+    lines.append("| change (old rule, alone) | win rate, old rule minus final | length (turns), final to old | what the designers wrote | agrees? |")
+    lines.append("| --- | --- | --- | --- | --- |")
+    for row in rows:
+        if "error" in row:
+            lines.append(f"| {row['change']} | failed: `{row['error'][:80]}` | failed | {row['said']} | not run |")
+            continue
+        cells = []
+        for key, r in row["who"].items():
+            rej, p = row["holm"][key]
+            name = key.split(":", 1)[1] if key.startswith("role:") else f"seat {key.split(':')[1]}"
+            cells.append(f"{name}: {pts(r)}, p = {p:.2g}{' *' if rej else ''}")
+        t = row["cmp"]["turns"]
+        rej, p = row["holm"]["turns"]
+        length = f"{t['mean_a']:.1f} to {t['mean_b']:.1f}: {t['difference']:+.1f} [{t['ci_low']:+.1f}, {t['ci_high']:+.1f}], p = {p:.2g}{' *' if rej else ''}"
+        expect = row["expect"]
+        if expect is None:
+            verdict = "no measurable claim"
+        else:
+            metric, sign = expect
+            key = metric if metric != "turns" else "turns"
+            r = row["who"].get(key) if key != "turns" else t
+            rej, _ = row["holm"][key]
+            if rej and r["difference"] * sign > 0:
+                verdict = "**agrees**"
+            elif rej:
+                verdict = "**disagrees**"
+            else:
+                verdict = "not shown (no significant effect)"
+        lines.append(f"| {row['change']} | {'; '.join(cells) or '-'} | {length} | {row['said']} | {verdict} |")
+    for change, why in spec.get("not_available", []):
+        lines.append(f"| {change} | not run | not run | {why} | not run{' on this branch' if 'branch' in why else ''} |")
+    lines += ["", RC_END]
+    return "\n".join(lines)
+
+
+def write_block(path: Path, start: str, end: str, block: str) -> None:
+    text = path.read_text() if path.exists() else f"# Findings\n"
+    if start in text and end in text:
+        text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda m: block, text, flags=re.S)
+    else:
+        text = text.rstrip() + "\n\n## One rule at a time\n\n" + block + "\n"
+    path.write_text(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=None, help="comma-separated game ids")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--rule-changes", action="store_true", help="run the one-rule-at-a-time experiments (RULE_CHANGES) instead")
     args = parser.parse_args()
+    if args.rule_changes:
+        for game_id in (args.only.split(",") if args.only else list(RULE_CHANGES)):
+            summary, rows = rule_change_rows(game_id, args.games, args.seed, args.jobs)
+            path = ROOT / "docs" / "findings" / f"{game_id}.md"
+            write_block(path, RC_START, RC_END, rule_change_block(game_id, summary, rows))
+            print(f"wrote {path}", file=sys.stderr)
+        return
     wanted = args.only.split(",") if args.only else list(EXPERIMENTS)
     for game_id in wanted:
         if game_id not in registry.game_ids():

@@ -40,3 +40,12 @@ def test_holm_adjusts_across_comparisons():
     reject, adj = stats.holm([0.044, 0.5, 0.3, 0.9])
     # smallest p times 4 comparisons: no longer significant
     assert abs(adj[0] - 0.176) < 1e-12 and reject == [False] * 4
+
+
+def test_difference_and_mean_intervals():
+    lo, hi = stats.diff_ci(30, 100, 20, 100)
+    assert lo < 0.1 < hi and round(lo, 3) == -0.020
+    m, lo, hi = stats.mean_ci([1, 2, 3, 4, 5])
+    # t(0.975, 4) = 2.7764; sem = sqrt(2.5/5)
+    assert m == 3 and abs(hi - (3 + 2.7764451 * (2.5 / 5) ** 0.5)) < 1e-6
+    assert stats.diff_p(10, 10, 0, 10) < 1e-4 and stats.diff_p(5, 10, 5, 10) == 1.0

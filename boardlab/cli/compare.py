@@ -13,14 +13,24 @@ from boardlab.cli.common import console
 @click.argument("run_a", type=click.Path(exists=True, file_okay=False))
 @click.argument("run_b", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
-def command(run_a: str, run_b: str, as_json: bool) -> None:
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the HTML comparison (default: RUN_B/comparison.html).")
+def command(run_a: str, run_b: str, as_json: bool, html_path: str | None) -> None:
     """Compare two playtest runs made with the same seed and number of games (paired by seed)."""
-    from boardlab.playtest.compare import compare_rows, markdown_comparison
+    from pathlib import Path
+
+    from boardlab.playtest.compare import compare_rows, html_comparison, markdown_comparison
+    from boardlab.playtest.report import heading
     from boardlab.playtest.store import RunDir
 
     a, b = RunDir(run_a), RunDir(run_b)
     result = compare_rows(a.read_results(), b.read_results())
+    label_a = f"{run_a}: {heading(a.read_manifest()['config'])}"
+    label_b = f"{run_b}: {heading(b.read_manifest()['config'])}"
+    out = html_comparison(label_a, label_b, result, html_path or Path(run_b) / "comparison.html")
+    result["html"] = str(out)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
     else:
-        console().print(markdown_comparison(run_a, run_b, result))
+        console().print(markdown_comparison(label_a, label_b, result))
+        console().print(f"HTML comparison: {out}")

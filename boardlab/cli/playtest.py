@@ -49,10 +49,14 @@ def _progress_runner(total_hint: int, quiet: bool):
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/<game>-<variant>-s<seed>-n<games>).")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="Rule option override (repeatable).")
 @click.option("--max-turns", type=click.IntRange(min=1), default=None, help="Turn cap.")
-@click.option("--restrict", multiple=True, metavar="SEAT=TAG", help="Restricted play: SEAT's agent never takes actions tagged TAG (e.g. 0=card:fireball).")
+@click.option("--restrict", multiple=True, metavar="SEAT=TAG", help="Restricted play: SEAT's agent never takes actions tagged TAG (e.g. 0=card:Ambush; case-insensitive; repeat to add tags; --list-tags lists them).")
+@click.option("--until-ci", type=float, default=None, metavar="WIDTH",
+              help="Sequential stopping: stop once every seat's (or side's) anytime-valid 95% interval is narrower than WIDTH (e.g. 0.1); --games is then the maximum.")
+@click.option("--look-every", type=click.IntRange(min=1), default=100, show_default=True, help="Games between looks with --until-ci.")
+@click.option("--list-tags", is_flag=True, help="List the game's action tags (what --restrict accepts) and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics summary as one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, as_json, quiet):
+def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, list_tags, as_json, quiet):
     """Playtest GAME: run many bot games, store results.parquet, write report.html.
 
     An interrupted run resumes: run the same command again with the same --out.
@@ -66,6 +70,12 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
     if len(names) > 2 or any(n == "" for n in names):
         raise InvalidOptionError("--variant takes one variant or two separated by a comma")
     restrict_map = _parse_restrict(restrict)
+    if list_tags:
+        from boardlab.playtest.tags import game_tags
+
+        tags = game_tags(make_game(game_id, players, names[0], options, max_turns))
+        click.echo(json.dumps(list(tags)) if as_json else "\n".join(tags))
+        return
     configs = []
     for v in names:
         game = make_game(game_id, players, v, options, max_turns)
@@ -81,9 +91,10 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
         progress, callback = _progress_runner(games, quiet or as_json)
         if progress:
             with progress:
-                res = execute(cfg, folder, backend=backend, jobs=jobs, ray_address=ray_address, progress=callback)
+                res = execute(cfg, folder, backend=backend, jobs=jobs, ray_address=ray_address, progress=callback,
+                              until_ci=until_ci, look_every=look_every)
         else:
-            res = execute(cfg, folder, backend=backend, jobs=jobs, ray_address=ray_address)
+            res = execute(cfg, folder, backend=backend, jobs=jobs, ray_address=ray_address, until_ci=until_ci, look_every=look_every)
         results.append(res)
         folders.append(folder)
     if as_json:
@@ -97,5 +108,9 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
         con.print(markdown_summary(RunDir(folder).read_manifest(), res))
         con.print(f"Results: {folder / 'results.parquet'}\nReport:  {folder / 'report.html'}\n")
     if len(configs) == 2:
+        from boardlab.playtest.compare import html_comparison
+
         cmp = compare_rows(RunDir(folders[0]).read_results(), RunDir(folders[1]).read_results())
         con.print(markdown_comparison(str(folders[0]), str(folders[1]), cmp))
+        out_html = html_comparison(str(folders[0]), str(folders[1]), cmp, folders[1].parent / f"comparison-{folders[0].name}-{folders[1].name}.html")
+        con.print(f"HTML comparison: {out_html}")

@@ -23,27 +23,64 @@ from boardlab.cli.common import console
 @click.option("--sampler", type=click.Choice(["tpe", "random", "cmaes", "nsga2", "qmc"]), default="tpe", show_default=True)
 @click.option("--closeness", type=click.FloatRange(min=0), default=0.05, show_default=True, help="Penalty weight for moving away from the designer's values.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--rungs", type=click.IntRange(min=1), default=3, show_default=True, help="Successive-halving rungs: the best 1/eta of the settings play eta times more games at each.")
+@click.option("--eta", type=click.IntRange(min=2), default=3, show_default=True, help="Halving factor between rungs.")
+@click.option("--tolerance", "tolerance", multiple=True, type=click.FloatRange(min=0), help="Loss within which a target counts as reached, one per --target (defaults: balance 0.05, truncation 0.01, length 0.05).")
+@click.option("--confirm-games", type=click.IntRange(min=1), default=None, help="Fresh games for the final confirmation (default: the top rung's games).")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/tune-<game>-s<seed>).")
+@click.option("--quiet", is_flag=True, help="No progress bar or trial table.")
 @click.option("--save-variant", type=click.Path(dir_okay=False), default=None, help="Write the best settings as a variant file (play it with --variant FILE).")
 @click.option("--json", "as_json", is_flag=True)
-def command(game_id, targets, params, trials, games, repeats, players, variant, agents, seed, sampler, closeness, jobs, save_variant, as_json):
-    """Search GAME's tunable rule parameters toward the targets."""
+def command(game_id, targets, params, trials, games, repeats, players, variant, agents, seed, sampler, closeness, jobs, rungs, eta,
+            tolerance, confirm_games, out, quiet, save_variant, as_json):
+    """Search GAME's tunable rule parameters toward the targets, race the promising ones, confirm on fresh games."""
     from boardlab.cli.common import make_game, parse_agents
     from boardlab.playtest.tune import save_variant as save, tune
 
     game = make_game(game_id, players, variant)
     specs = parse_agents(agents, game)
-    result = tune(
-        game_id, targets=list(targets), params=[p.strip() for p in params.split(",")] if params else None,
-        trials=trials, games=games, repeats=repeats, players=game.players, variant=variant, agents=specs,
-        seed=seed, sampler=sampler, closeness=closeness, jobs=jobs,
-    )
+    from pathlib import Path
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    out = out or f"runs/tune-{game_id}-s{seed}"
+    err = console(stderr=True)
+    show = not (quiet or as_json) and err.is_terminal
+    bar = Progress(TextColumn("tuning: games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, disable=not show)
+    task = bar.add_task("games", total=None)
+
+    def on_trial(rec):
+        if show:
+            losses = ", ".join(f"{l:.3f} [{iv[0]:.3f}, {iv[1]:.3f}]" for l, iv in zip(rec["losses"], rec["intervals"]))
+            bar.console.print(f"trial {rec['number']:>3} rung {rec['rung']} {rec['games']:>5} games  {rec['params']}  loss {losses}"
+                              f"{'  reaches target' if rec['reached'] else ''}")
+
+    with bar:
+        result = tune(
+            game_id, targets=list(targets), params=[p.strip() for p in params.split(",")] if params else None,
+            trials=trials, games=games, repeats=repeats, players=game.players, variant=variant, agents=specs,
+            seed=seed, sampler=sampler, closeness=closeness, jobs=jobs, rungs=rungs, eta=eta,
+            tolerance=list(tolerance) or None, confirm_games=confirm_games, out=Path(out),
+            progress=lambda done, total: bar.update(task, completed=done, total=total), on_trial=on_trial,
+        )
     if save_variant:
         result["variant_file"] = str(save(result, save_variant))
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
         return
+    from rich.table import Table
+
     con = console()
-    con.print(f"Tuned {game_id} toward {', '.join(result['targets'])} ({trials} trials x {result['games_per_trial']} games)")
+    con.print(f"Tuned {game_id} toward {', '.join(result['targets'])}: {trials} trials, rungs of "
+              f"{', '.join(map(str, result['rung_games']))} games, {result['games_played']} games played")
+    table = Table(title="Trials (one row per evaluation; promoted settings reappear with more games)")
+    for col in ("trial", "parameters", "games", *[f"{t} loss [95% CI]" for t in result["targets"]], "distance", "reaches"):
+        table.add_column(col)
+    for r in result["trial_table"]:
+        table.add_row(str(r["number"]), json.dumps(r["params"], sort_keys=True), str(r["games"]),
+                      *[f"{l:.3f} [{iv[0]:.3f}, {iv[1]:.3f}]" for l, iv in zip(r["losses"], r["intervals"])],
+                      f"{r['distance']:.3f}", "yes" if r["reached"] else "no")
+    con.print(table)
     con.print(f"Designer's values: {result['defaults']} -> losses {[round(x, 4) for x in result['default_losses']]}")
     if "pareto_front" in result:
         con.print("Pareto front:")
@@ -51,5 +88,7 @@ def command(game_id, targets, params, trials, games, repeats, players, variant, 
             con.print(f"  {f['params']} -> {[round(x, 4) for x in f['losses']]}")
     else:
         con.print(f"Best: {result['best']['params']} -> losses {[round(x, 4) for x in result['best']['losses']]}")
+    con.print(f"Confirmation: {result['confirmation']['verdict']}. {result['confirmation']['text']}")
+    con.print(f"Tuning report: {Path(out) / 'tune.html'}")
     if save_variant:
         con.print(f"Saved variant file {save_variant}; play it with --variant {save_variant}")

@@ -45,29 +45,35 @@ def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
 
 
 def paired_bootstrap(a: Sequence[float], b: Sequence[float], resamples: int = 2000, seed: int = 0) -> dict[str, Any]:
-    """Mean of ``b - a`` with a percentile bootstrap 95% interval (deterministic)."""
-    diffs = [y - x for x, y in zip(a, b)]
+    """Mean of ``b - a`` with a percentile bootstrap 95% interval (scipy.stats.bootstrap, seeded: deterministic)."""
+    diffs = [float(y) - float(x) for x, y in zip(a, b)]
     n = len(diffs)
     if n == 0:
         return {"mean_a": 0.0, "mean_b": 0.0, "difference": 0.0, "ci_low": 0.0, "ci_high": 0.0, "significant": False}
-    rng = Rng(seed)
-    means = []
-    for _ in range(resamples):
-        total = 0.0
-        for _ in range(n):
-            total += diffs[rng.below(n)]
-        means.append(total / n)
-    means.sort()
-    lo = means[int(0.025 * resamples)]
-    hi = means[min(resamples - 1, int(0.975 * resamples))]
+    mean = sum(diffs) / n
+    if n == 1 or len(set(diffs)) == 1:
+        lo = hi = mean
+    else:
+        import numpy as np
+        from scipy.stats import bootstrap
+
+        res = bootstrap((np.asarray(diffs),), np.mean, n_resamples=resamples, method="percentile",
+                        confidence_level=1 - ALPHA, random_state=np.random.default_rng(seed))
+        lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
     return {
         "mean_a": sum(a) / n,
         "mean_b": sum(b) / n,
-        "difference": sum(diffs) / n,
+        "difference": mean,
         "ci_low": lo,
         "ci_high": hi,
         "significant": lo > 0 or hi < 0,
     }
+
+
+def _with_interval(r: dict[str, Any], a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
+    boot = paired_bootstrap([float(x) for x in a], [float(y) for y in b])
+    r["ci_low"], r["ci_high"] = boot["ci_low"], boot["ci_high"]
+    return r
 
 
 def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -83,19 +89,21 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
         raise BoardlabError(f"the two runs have different player counts ({players} and {rows_b[0]['players']})")
     seats = []
     for s in range(players):
-        seats.append(mcnemar([s in a["winners"] for a, _ in pairs], [s in b["winners"] for _, b in pairs]))
+        xa, xb = [s in a["winners"] for a, _ in pairs], [s in b["winners"] for _, b in pairs]
+        seats.append(_with_interval(mcnemar(xa, xb), xa, xb))
     roles = sorted({role for a, b in pairs for role in (*a["roles"], *b["roles"])})
-    by_role = {
-        role: mcnemar([role in a["winner_roles"] for a, _ in pairs], [role in b["winner_roles"] for _, b in pairs])
-        for role in roles
-    }
+    by_role = {}
+    for role in roles:
+        xa, xb = [role in a["winner_roles"] for a, _ in pairs], [role in b["winner_roles"] for _, b in pairs]
+        by_role[role] = _with_interval(mcnemar(xa, xb), xa, xb)
     _holm_adjust(seats)
     _holm_adjust([r for role, r in by_role.items() if not role.startswith("seat ")])
     return {
         "paired_games": len(pairs),
         "win_by_seat": seats,
         "win_by_role": by_role,
-        "truncated": mcnemar([a["truncated"] for a, _ in pairs], [b["truncated"] for _, b in pairs]),
+        "truncated": _with_interval(mcnemar([a["truncated"] for a, _ in pairs], [b["truncated"] for _, b in pairs]),
+                                    [a["truncated"] for a, _ in pairs], [b["truncated"] for _, b in pairs]),
         "turns": paired_bootstrap([a["turns"] for a, _ in pairs], [b["turns"] for _, b in pairs]),
         "decisions": paired_bootstrap([a["decisions"] for a, _ in pairs], [b["decisions"] for _, b in pairs]),
     }
@@ -122,18 +130,96 @@ def markdown_comparison(label_a: str, label_b: str, result: dict[str, Any]) -> s
         f"{result['paired_games']} paired games (same seeds). Win-rate p-values are McNemar's exact test;"
         " 'significant' is after Holm's correction across the seats (and, separately, across the roles).",
         "",
-        "| measure | A | B | B - A | p / 95% CI | significant |",
+        "| measure | A | B | B - A [95% CI] | p / 95% CI | significant |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for s, r in enumerate(result["win_by_seat"]):
-        lines.append(f"| seat {s} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) | {mark(r['significant'])} |")
+        lines.append(f"| seat {s} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts [{100 * r.get('ci_low', 0):+.1f}, {100 * r.get('ci_high', 0):+.1f}] | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) | {mark(r['significant'])} |")
     for role, r in result["win_by_role"].items():
         if role.startswith("seat "):
             continue
-        lines.append(f"| {role} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) | {mark(r['significant'])} |")
+        lines.append(f"| {role} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts [{100 * r.get('ci_low', 0):+.1f}, {100 * r.get('ci_high', 0):+.1f}] | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) | {mark(r['significant'])} |")
     t = result["truncated"]
     lines.append(f"| truncated | {100 * t['rate_a']:.1f}% | {100 * t['rate_b']:.1f}% | {100 * t['difference']:+.1f} pts | p={t['p_value']:.3g} | {mark(t['significant'])} |")
     for key in ("turns", "decisions"):
         r = result[key]
         lines.append(f"| mean {key} | {r['mean_a']:.1f} | {r['mean_b']:.1f} | {r['difference']:+.2f} | {r['ci_low']:+.2f} to {r['ci_high']:+.2f} | {mark(r['significant'])} |")
     return "\n".join(lines) + "\n"
+
+
+def comparison_verdict(label_a: str, label_b: str, result: dict[str, Any]) -> list[str]:
+    """Plain sentences: each difference that survives Holm's correction, with its interval; else that none is seen."""
+    lines = []
+    n = result["paired_games"]
+    rows = [(f"Seat {s}", r) for s, r in enumerate(result["win_by_seat"])]
+    rows += [(f"The {role} side", r) for role, r in result["win_by_role"].items() if not role.startswith("seat ")]
+    for name, r in rows:
+        if r["significant"]:
+            more = "more" if r["difference"] > 0 else "less"
+            lines.append(f"{name} wins {100 * r['rate_b']:.0f}% with B against {100 * r['rate_a']:.0f}% with A: "
+                         f"{100 * abs(r['difference']):.0f} points {more} often [{100 * r['ci_low']:+.0f}, {100 * r['ci_high']:+.0f}] "
+                         f"(McNemar p = {r.get('p_holm', r['p_value']):.2g} after Holm).")
+    if not lines:
+        widest = max((max(abs(r.get("ci_low", 0)), abs(r.get("ci_high", 0))) for _, r in rows), default=0.0)
+        lines.append(f"No win rate differs between A and B beyond chance over {n} paired games (after Holm's correction); "
+                     f"differences up to about {100 * widest:.0f} points cannot be ruled out.")
+    t = result["truncated"]
+    if t["significant"]:
+        lines.append(f"B hits the turn cap in {100 * t['rate_b']:.0f}% of games against {100 * t['rate_a']:.0f}% with A (p = {t['p_value']:.2g}).")
+    r = result["turns"]
+    if r["significant"]:
+        lines.append(f"Games are {abs(r['difference']):.1f} turns {'longer' if r['difference'] > 0 else 'shorter'} with B "
+                     f"[{r['ci_low']:+.1f}, {r['ci_high']:+.1f}] ({r['mean_b']:.1f} against {r['mean_a']:.1f}).")
+    else:
+        lines.append(f"Game length does not differ beyond chance ({r['mean_a']:.1f} turns with A, {r['mean_b']:.1f} with B, "
+                     f"difference [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}]).")
+    return lines
+
+
+def html_comparison(label_a: str, label_b: str, result: dict[str, Any], path: Any) -> Any:
+    """Write a self-contained HTML comparison (verdict, table, and a plot of the differences with intervals)."""
+    import html
+    from pathlib import Path
+
+    from markdown_it import MarkdownIt
+
+    from .report import _fig_svg
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    items = [(f"seat {s}", r) for s, r in enumerate(result["win_by_seat"])]
+    items += [(role, r) for role, r in result["win_by_role"].items() if not role.startswith("seat ")]
+    items.append(("truncated", result["truncated"]))
+    fig, ax = plt.subplots(figsize=(6.5, 0.4 * len(items) + 1.2))
+    ys = list(range(len(items)))
+    d = [100 * r["difference"] for _, r in items]
+    err = [[100 * (r["difference"] - r["ci_low"]) for _, r in items], [100 * (r["ci_high"] - r["difference"]) for _, r in items]]
+    ax.errorbar(d, ys, xerr=err, fmt="o", capsize=4, color="#3b6ea8")
+    ax.set_yticks(ys, [k + (" *" if r["significant"] else "") for k, r in items])
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("B - A, percentage points (95% paired bootstrap CI; * significant after Holm)")
+    ax.set_title("What changes from A to B")
+    svg = _fig_svg(fig)
+    verdict = "".join(f"<li>{html.escape(v)}</li>" for v in comparison_verdict(label_a, label_b, result))
+    table = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown_comparison(label_a, label_b, result).split("\n", 1)[1])
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>boardlab comparison</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }}
+svg {{ max-width: 100%; height: auto; }} table {{ border-collapse: collapse; }}
+td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
+</style></head><body>
+<h1>Comparison</h1>
+<p>A = <b>{html.escape(label_a)}</b><br>B = <b>{html.escape(label_b)}</b></p>
+<section><h2>Verdict</h2><ul id="verdict">{verdict}</ul></section>
+<section><h2>Differences</h2>{svg}</section>
+<section id="table">{table}</section>
+</body></html>
+"""
+    path = Path(path)
+    path.write_text(page, encoding="utf-8")
+    return path

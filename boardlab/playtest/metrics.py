@@ -154,16 +154,37 @@ def feature_usage(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
     A seat "uses" a key in a game when its count is positive.  ``win_used`` is
     the win rate of seats that used it, ``win_unused`` of seats that did not
-    (over games where the key was recorded), and ``delta`` their difference.
+    (over games where the key was recorded), and ``delta`` their difference with
+    Newcombe's 95% interval (``delta_ci``) and Fisher's exact p-value; ``p_holm``
+    and ``significant`` are after Holm's correction across all keys.
+
+    When only some roles ever use a key (the wizard's cards in the Labyrinth), the
+    comparison is made within those roles (``within_roles``): comparing the wizard's
+    games with the heroes' would measure the role, not the key.
     """
+    from boardlab.stats import diff_ci, diff_p, holm
+
+    users: dict[str, set[str]] = defaultdict(set)
+    for r in rows if roles_add_information(rows) else ():
+        roles = list(r.get("roles") or [])
+        for key, counts in (r.get("metrics") or {}).items():
+            for seat, c in enumerate(counts):
+                if c > 0:
+                    users[key].add(roles[seat] if seat < len(roles) else f"seat {seat}")
+    all_roles = {(list(r.get("roles") or [])[s] if s < len(r.get("roles") or []) else f"seat {s}") for r in rows for s in range(len(r.get("roles") or []))}
     stats: dict[str, dict[str, float]] = defaultdict(lambda: {"occurrences": 0, "games": 0, "used": 0, "used_won": 0, "unused": 0, "unused_won": 0})
     for r in rows:
         winners = set(r["winners"])
+        roles = list(r.get("roles") or [])
         for key, counts in (r.get("metrics") or {}).items():
             s = stats[key]
             s["games"] += 1 if any(counts) else 0
             s["occurrences"] += sum(counts)
+            within = users.get(key) or set()
             for seat, c in enumerate(counts):
+                role = roles[seat] if seat < len(roles) else f"seat {seat}"
+                if within and role not in within:
+                    continue
                 won = seat in winners
                 if c > 0:
                     s["used"] += 1
@@ -176,6 +197,8 @@ def feature_usage(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         s = stats[key]
         used = rate(s["used_won"], int(s["used"]))
         unused = rate(s["unused_won"], int(s["unused"]))
+        both = bool(s["used"] and s["unused"])
+        within = sorted(users.get(key) or ())
         out.append({
             "key": key,
             "occurrences": s["occurrences"],
@@ -185,8 +208,17 @@ def feature_usage(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             "win_used_ci": [used["ci_low"], used["ci_high"]],
             "win_unused": unused["rate"],
             "win_unused_ci": [unused["ci_low"], unused["ci_high"]],
-            "delta": used["rate"] - unused["rate"] if s["used"] and s["unused"] else None,
+            "delta": used["rate"] - unused["rate"] if both else None,
+            "delta_ci": list(diff_ci(s["used_won"], int(s["used"]), s["unused_won"], int(s["unused"]))) if both else None,
+            "p_value": diff_p(int(s["used_won"]), int(s["used"]), int(s["unused_won"]), int(s["unused"])) if both else None,
+            "within_roles": within if within and set(within) != all_roles and len(all_roles) > 1 else None,
         })
+    tested = [u for u in out if u["p_value"] is not None]
+    reject, adjusted = holm([u["p_value"] for u in tested])
+    for u in out:
+        u["p_holm"], u["significant"] = None, False
+    for u, rej, p in zip(tested, reject, adjusted):
+        u["p_holm"], u["significant"] = p, rej
     return out
 
 

@@ -58,24 +58,31 @@ def _histogram(values: Sequence[float], title: str, xlabel: str) -> str:
     return _fig_svg(fig)
 
 
-def _usage_plot(usage: Sequence[dict[str, Any]], top: int = 25) -> str | None:
+def _usage_plot(usage: Sequence[dict[str, Any]], kinds: dict[str, str] | None = None, top: int = 25) -> str | None:
+    """Contributions with their 95% intervals; choices first, events (consequences of play) greyed and labelled."""
+    kinds = kinds or {}
     rows = [u for u in usage if u["delta"] is not None]
     if not rows:
         return None
-    rows = sorted(rows, key=lambda u: -abs(u["delta"]))[:top]
+    rows = sorted(rows, key=lambda u: (kinds.get(u["key"]) == "event", -abs(u["delta"])))[:top]
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 0.3 * len(rows) + 1.2))
-    ys = range(len(rows))
-    ax.barh(list(ys), [u["delta"] for u in rows], color=["#3b6ea8" if u["delta"] >= 0 else "#c0392b" for u in rows])
-    ax.set_yticks(list(ys), [u["key"] for u in rows])
+    fig, ax = plt.subplots(figsize=(7.5, 0.3 * len(rows) + 1.4))
+    ys = list(range(len(rows)))
+    deltas = [u["delta"] for u in rows]
+    cis = [u.get("delta_ci") or [u["delta"], u["delta"]] for u in rows]
+    err = [[max(0.0, d - c[0]) for d, c in zip(deltas, cis)], [max(0.0, c[1] - d) for d, c in zip(deltas, cis)]]
+    colors = ["#bbbbbb" if kinds.get(u["key"]) == "event" else ("#3b6ea8" if u["delta"] >= 0 else "#c0392b") for u in rows]
+    ax.barh(ys, deltas, xerr=err, capsize=3, color=colors)
+    labels = [u["key"] + ("  (event)" if kinds.get(u["key"]) == "event" else "") + (" *" if u.get("significant") else "") for u in rows]
+    ax.set_yticks(ys, labels)
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("win rate when used minus when not used")
-    ax.set_title("What each card, token and rule contributes")
+    ax.set_xlabel("win rate when used minus when not used (95% CI; * significant after Holm)")
+    ax.set_title("Contributions (grey: events, consequences of play, not choices)")
     return _fig_svg(fig)
 
 
@@ -83,14 +90,26 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def heading(cfg: dict[str, Any]) -> str:
+    """``game (variant, N players; option=value, ...)``: names every rule value that differs from the variant's."""
+    opts = "; " + ", ".join(f"{k}={v}" for k, v in sorted((cfg.get("options") or {}).items())) if cfg.get("options") else ""
+    restrict = cfg.get("restrict") or {}
+    rest = "; " + "; ".join(f"seat {k} never {', '.join(v if isinstance(v, list) else [v])}" for k, v in sorted(restrict.items())) if restrict else ""
+    return f"{cfg['game']} ({cfg['variant']}, {cfg['players']} players{opts}{rest})"
+
+
 def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
-    """A short Markdown summary of a run (printed to the terminal)."""
+    """A short Markdown summary of a run (printed to the terminal): the verdict first, then the figures."""
     cfg = manifest["config"]
     lines = [
-        f"# Playtest: {cfg['game']} ({cfg['variant']}, {cfg['players']} players)",
+        f"# Playtest: {heading(cfg)}",
         "",
         f"{result['games']} games, seed {cfg['seed']}, agents: {', '.join(cfg['agents'])}",
         "",
+    ]
+    if result.get("verdict"):
+        lines += ["## Verdict", ""] + [f"- {v}" for v in result["verdict"]] + ["", "## Figures", ""]
+    lines += [
         "| seat | win rate | 95% CI |",
         "| --- | --- | --- |",
     ]
@@ -112,10 +131,14 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
         f"- lead changes per game: {result['lead_changes']['mean']:.2f}; closeness: {result['closeness']['mean']:.3f}",
     ]
     usage = [u for u in result["usage"] if u["delta"] is not None]
+    kinds = result.get("usage_kinds") or {}
     if usage:
-        lines += ["", "Largest contributions (win rate used - not used):", ""]
-        for u in sorted(usage, key=lambda u: -abs(u["delta"]))[:8]:
-            lines.append(f"- `{u['key']}`: {100 * u['delta']:+.1f} points ({u['occurrences']} uses)")
+        lines += ["", "Largest contributions (win rate used - not used, 95% CI; * = significant after Holm):", ""]
+        for u in sorted(usage, key=lambda u: (kinds.get(u["key"]) != "choice", -abs(u["delta"])))[:8]:
+            ci = u.get("delta_ci") or [float("nan"), float("nan")]
+            note = " (event: a consequence of play, not a choice)" if kinds.get(u["key"]) == "event" else ""
+            lines.append(f"- `{u['key']}`: {100 * u['delta']:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]{'*' if u.get('significant') else ''}"
+                         f" ({u['occurrences']} uses){note}")
     return "\n".join(lines) + "\n"
 
 
@@ -132,19 +155,34 @@ def write_report(folder: str | Path, manifest: dict[str, Any], result: dict[str,
         plots.append(("Win rate by role", _bar_with_ci(list(roles), list(roles.values()), "Win rate by side or role")))
     plots.append(("Game length", _histogram([r["turns"] for r in rows], "Game length", "turns")))
     plots.append(("Decisions", _histogram([r["decisions"] for r in rows], "Decisions per game", "decisions")))
-    usage_svg = _usage_plot(result["usage"])
+    kinds = result.get("usage_kinds") or {}
+    usage_svg = _usage_plot(result["usage"], kinds)
     if usage_svg:
         plots.append(("Contributions", usage_svg))
     def delta(u: dict[str, Any]) -> str:
-        return "" if u["delta"] is None else f"{100 * u['delta']:+.1f}"
+        if u["delta"] is None:
+            return ""
+        lo, hi = u.get("delta_ci") or (u["delta"], u["delta"])
+        return f"{100 * u['delta']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+    def holm_p(u: dict[str, Any]) -> str:
+        return "" if u.get("p_holm") is None else f"{u['p_holm']:.2g}" + (" *" if u.get("significant") else "")
+
+    def kind(u: dict[str, Any]) -> str:
+        k = kinds.get(u["key"], "")
+        return "event (consequence of play)" if k == "event" else k
 
     usage_rows = "".join(
-        f"<tr><td><code>{html.escape(u['key'])}</code></td><td>{u['occurrences']}</td><td>{u['games_with']}</td>"
+        f"<tr><td><code>{html.escape(u['key'])}</code></td><td>{html.escape(kind(u))}</td><td>{u['occurrences']}</td><td>{u['games_with']}</td>"
         f"<td>{_pct(u['win_used'])} ({_pct(u['win_used_ci'][0])}-{_pct(u['win_used_ci'][1])})</td>"
-        f"<td>{_pct(u['win_unused'])}</td><td>{delta(u)}</td></tr>"
-        for u in result["usage"]
+        f"<td>{_pct(u['win_unused'])}</td><td>{delta(u)}</td><td>{holm_p(u)}</td>"
+        f"<td>{html.escape(', '.join(u.get('within_roles') or []))}</td></tr>"
+        for u in sorted(result["usage"], key=lambda u: (kinds.get(u["key"]) == "event", u["key"]))
     )
     md = markdown_summary(manifest, result)
+    from markdown_it import MarkdownIt
+
+    summary_html = MarkdownIt("commonmark", {"html": False}).enable("table").render(md.split("\n", 3)[3])
     body = "".join(f"<section><h2>{html.escape(t)}</h2>{svg}</section>" for t, svg in plots)
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -155,13 +193,18 @@ h1 {{ font-size: 1.6em; }} section {{ margin: 1.5em 0; }} svg {{ max-width: 100%
 table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
 pre {{ background: #f6f6f6; padding: 1em; overflow-x: auto; }}
 </style></head><body>
-<h1>Playtest report: {html.escape(cfg['game'])}</h1>
+<h1>Playtest report: {html.escape(heading(cfg))}</h1>
 <p>Variant <b>{html.escape(cfg['variant'])}</b>, {players} players, {result['games']} games, seed {cfg['seed']},
 agents {html.escape(', '.join(cfg['agents']))}. boardlab {html.escape(manifest['boardlab_version'])}.</p>
-<pre id="summary">{html.escape(md)}</pre>
+<div id="summary">{summary_html}</div>
 {body}
 <section><h2>Cards, tokens and rules</h2>
-<table><tr><th>key</th><th>uses</th><th>games</th><th>win when used</th><th>win when not</th><th>delta (points)</th></tr>
+<p>Win rate of seats that used each key minus those that did not, with Newcombe's 95% interval and Fisher's exact
+p-value after Holm's correction across all keys (* = significant). <b>Events</b> are things that happen in play
+(a fight won, a respawn): their correlation with winning is a consequence of how the game went, not a reason to
+change a rule. <b>Choices</b> are tags of actions a player takes; their correlation is still not a cause: restricted
+play (<code>--restrict SEAT=TAG</code>) measures the effect. Keys only some roles use are compared within those roles.</p>
+<table><tr><th>key</th><th>kind</th><th>uses</th><th>games</th><th>win when used</th><th>win when not</th><th>delta (points, 95% CI)</th><th>p (Holm)</th><th>compared within</th></tr>
 {usage_rows}</table></section>
 <section><h2>Configuration</h2><pre>{html.escape(json.dumps(manifest, indent=2, sort_keys=True))}</pre></section>
 </body></html>

@@ -40,6 +40,13 @@ def plan_run(
     for seat in (restrict or {}):
         if not 0 <= seat < game.players:
             raise InvalidOptionError(f"restricted seat {seat} is not a seat of a {game.players}-player game")
+    from .tags import check_tags
+
+    checked: dict[int, list[str]] = {}
+    for seat, tags in (restrict or {}).items():
+        for tag in check_tags(game, [tags] if isinstance(tags, str) else list(tags)):
+            if tag not in checked.setdefault(seat, []):
+                checked[seat].append(tag)
     cfg = game.config()
     return RunConfig(
         game=game.id,
@@ -49,7 +56,7 @@ def plan_run(
         agents=tuple(specs),
         games=games,
         seed=seed,
-        restrict={seat: ([t] if isinstance(t, str) else list(t)) for seat, t in (restrict or {}).items()},
+        restrict=checked,
     )
 
 
@@ -63,6 +70,26 @@ def seat_specs(game: Any, agents: Sequence[str] | None) -> list[str]:
     for spec in specs:
         check_spec(spec, game)
     return specs
+
+
+def annotate(result: dict[str, Any], rows: Sequence[dict[str, Any]], config: RunConfig) -> dict[str, Any]:
+    """Add ``usage_kinds`` (choice or event per key) and the plain-words ``verdict`` to a summary."""
+    from .tags import game_tags
+    from .verdict import classify_keys, verdict
+
+    try:
+        game = make(config.game, players=config.players, variant=config.variant, options=config.options)
+        tags: Sequence[str] | None = game_tags(game)
+    except BoardlabError:  # e.g. a variant file that has moved: no tag list, no classification
+        tags = None
+    kinds = classify_keys([u["key"] for u in result["usage"]], tags) if tags is not None else {}
+    result["usage_kinds"] = kinds
+    result["verdict"] = verdict(result, rows, config.players, kinds)
+    for seat, tags in sorted((config.restrict or {}).items()):
+        result["verdict"].append(
+            f"Restricted play: seat {seat} never took {', '.join(tags)}. Its effect is this run against an unrestricted run "
+            f"on the same seeds: boardlab compare UNRESTRICTED_RUN THIS_RUN (paired, with intervals).")
+    return result
 
 
 def manifest_for(config: RunConfig, backend: str, jobs: int) -> dict[str, Any]:
@@ -91,12 +118,19 @@ def execute(
     progress: Callable[[int, int], None] | None = None,
     chunk_size: int = 20,
     stop_after: int | None = None,
+    until_ci: float | None = None,
+    look_every: int | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) ``config`` into folder ``out``; returns the metrics summary.
 
     ``progress(done, total)`` is called after each chunk.  ``stop_after``
-    stops after that many new games (used to test resuming).
+    stops after that many new games (used to test resuming).  ``until_ci``
+    plays in blocks of ``look_every`` games (default 100) and stops at the first
+    look where every seat's (or side's) anytime-valid interval is narrower than it
+    (see :mod:`boardlab.playtest.sequential`); ``config.games`` is then the maximum.
     """
+    if until_ci is not None and not 0 < until_ci < 1:
+        raise InvalidOptionError(f"--until-ci must be a width between 0 and 1 (e.g. 0.1 for 10 points), got {until_ci}")
     if backend not in BACKENDS:
         raise InvalidOptionError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     jobs = jobs or default_jobs()
@@ -125,15 +159,39 @@ def execute(
         if progress:
             progress(len(rows), total)
 
-    if todo:
+    def play(indexes: list[int]) -> None:
         if backend == "ray":
-            run_ray(config, todo, jobs, on_chunk, address=ray_address, chunk_size=chunk_size)
+            run_ray(config, indexes, jobs, on_chunk, address=ray_address, chunk_size=chunk_size)
         else:
-            run_local(config, todo, jobs, on_chunk, chunk_size=chunk_size)
+            run_local(config, indexes, jobs, on_chunk, chunk_size=chunk_size)
+
+    seq: dict[str, Any] | None = None
+    if until_ci is not None:
+        from .sequential import status
+
+        if (manifest.get("sequential") or {}).get("stopped"):
+            todo = []  # an earlier session already stopped this run
+        step = look_every or 100
+        while True:
+            prefix = [rows[i] for i in range(len(rows)) if i in rows]
+            seq = status(prefix, config.players, until_ci)
+            if seq["done"] or not todo:
+                break
+            block, todo = todo[:step], todo[step:]
+            play(block)
+        stopped = seq["done"] and len(rows) < config.games
+        seq.update({"games_max": config.games, "games_played": len(rows), "games_saved": config.games - len(rows), "stopped": stopped})
+        manifest = {**manifest, "sequential": {k: seq[k] for k in ("until_ci", "method", "alpha", "games_played", "games_max", "games_saved", "stopped")}}
+        run.write_manifest(manifest)
+    elif todo:
+        play(todo)
     seconds = time.perf_counter() - t0
     ordered = [rows[i] for i in sorted(rows)]
     result = summary(ordered, config.players)
-    result["complete"] = len(ordered) == config.games
+    if seq is not None:
+        result["sequential"] = seq
+    annotate(result, ordered, config)
+    result["complete"] = len(ordered) == config.games or bool(seq and seq["stopped"])
     if result["complete"]:
         run.finalize(ordered)
         manifest = {**manifest, "complete": True, "seconds_last_session": seconds}

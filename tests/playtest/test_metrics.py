@@ -132,3 +132,15 @@ def test_compare_refuses_different_games_and_player_counts():
     c = [dict(row([0], roles=("seat 0", "seat 1", "seat 2"), seed=s), game="armies") for s in range(5)]
     with pytest.raises(BoardlabError, match="different player counts"):
         compare_rows(a, c)
+
+
+def test_feature_usage_has_intervals_holm_and_compares_within_the_roles_that_use_a_key():
+    roles = ("wizard", "hero", "hero")
+    rows = [row([1, 2], roles, metrics={"card:goblin": [1, 0, 0], "loot:x": [0, 1, 0]}) for _ in range(10)]
+    rows += [row([0], roles, metrics={"card:goblin": [0, 0, 0], "loot:x": [0, 0, 1]}) for _ in range(10)]
+    u = {x["key"]: x for x in m.feature_usage(rows)}
+    g = u["card:goblin"]
+    # only the wizard plays goblins: compared within wizard games (10 used, lost all; 10 not used, won all)
+    assert g["within_roles"] == ["wizard"] and g["win_used"] == 0.0 and g["win_unused"] == 1.0
+    assert g["delta_ci"][1] < 0 and g["significant"] and g["p_holm"] >= g["p_value"]
+    assert u["loot:x"]["within_roles"] == ["hero"]

@@ -28,8 +28,8 @@ def test_restriction_is_case_insensitive():
 
 
 def test_restrict_round_trips_as_lists_and_reads_old_strings():
-    cfg = plan_run("armies", games=2, agents=["random"], restrict={0: ["card:a", "card:b"]})
-    assert RunConfig.from_json(cfg.to_json()).restrict == {0: ["card:a", "card:b"]}
+    cfg = plan_run("armies", games=2, agents=["random"], restrict={0: ["card:Ambush", "card:Second Wind"]})
+    assert RunConfig.from_json(cfg.to_json()).restrict == {0: ["card:Ambush", "card:Second Wind"]}
     doc = cfg.to_json()
     doc["restrict"] = {"0": "card:a"}
     assert RunConfig.from_json(doc).restrict == {0: ["card:a"]}

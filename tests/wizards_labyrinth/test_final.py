@@ -525,5 +525,8 @@ def test_a_stalled_4_player_game_now_finishes():
     """The lab's 4-player run stopped at game 51 (seed 2026) on that discard prompt; it now finishes."""
     from boardlab.engine.runner import game_seed, play_game
 
-    _, rec = play_game(make("wizards-labyrinth", players=4), ["heuristic"] * 4, game_seed(2026, 51))
-    assert rec.winners and not rec.truncated
+    state, rec = play_game(make("wizards-labyrinth", players=4), ["heuristic"] * 4, game_seed(2026, 51))
+    # The stall was a prompt with no legal action. Since the heuristic wizard's Switcheroo fix (issue 19) this
+    # seed plays out differently (a lone hero dawdles to the turn cap), so the check is the property itself:
+    # the game either has winners or was cut by the turn cap, never stuck on a discard prompt with nothing to discard.
+    assert rec.winners or (rec.truncated and state.turn >= state.game.max_turns and not any(p.kind == "discard" for p in state.stack))

@@ -43,6 +43,7 @@ class _Board:
         if self.holder is not None:
             self.orb_cell = self.cell[self.holder]
         self.prompt = st["prompt"]
+        self.red_start = st.get("red_start")
 
     def side_units(self, side: str) -> list[int]:
         return [i for i, u in enumerate(self.units) if u["side"] == side and self.cell[i] is not None]
@@ -59,6 +60,9 @@ PERSONA_STYLE = {
     "hunter": {"kill": 1.5, "hunt": 1.6, "danger": 0.7},
     "cautious": {"danger": 2.0, "kill": 0.9},
     "collector": {"token": 4.0},
+    # Camps the enemy sorcerer's respawn square while it is dead, to kill it as it reappears: the
+    # behaviour the designers' respawn push was made 'to prevent'. The bots never do it unprompted.
+    "camper": {"camp": 1.0},
 }
 
 
@@ -66,7 +70,7 @@ class HeuristicAgent(BaseAgent):
     """Greedy one-ply scoring of the legal actions (see the module docs).
 
     Parameters: ``noise`` (random tie-breaking amplitude) and ``persona``
-    (``runner``, ``hunter``, ``cautious`` or ``collector``), e.g.
+    (``runner``, ``hunter``, ``cautious``, ``collector`` or ``camper``), e.g.
     ``heuristic:persona=hunter``.
     """
 
@@ -79,7 +83,7 @@ class HeuristicAgent(BaseAgent):
             from boardlab.engine.errors import UnknownAgentError
 
             raise UnknownAgentError(f"unknown persona {self.params['persona']!r} (personas: {', '.join(k for k in PERSONA_STYLE if k)})")
-        self.style = {"progress": 1.0, "danger": 1.0, "kill": 1.0, "hunt": 1.0, "token": 1.0, **style}
+        self.style = {"progress": 1.0, "danger": 1.0, "kill": 1.0, "hunt": 1.0, "token": 1.0, "camp": 0.0, **style}
 
     def act(self, decision: Decision) -> tuple:
         legal = decision.legal
@@ -128,6 +132,17 @@ class HeuristicAgent(BaseAgent):
         if kind == "stance":
             return self._stance_score(b, a[1], foe)
         return 0.0  # end, stop, stay, pass
+
+    def _camp_square(self, b: _Board, foe: str) -> int | None:
+        """The enemy sorcerer's respawn square while it is dead (its start square), else None."""
+        sorc = 0 if foe == "green" else 3
+        if not b.units or b.cell[sorc] is not None:
+            return None
+        castle = b.castle
+        if foe == "green":
+            return castle.green_start
+        idx = b.red_start
+        return castle.red_starts[idx - 1] if idx else None
 
     def _kill_value(self, b: _Board, e: int) -> float:
         u = b.units[e]
@@ -186,6 +201,9 @@ class HeuristicAgent(BaseAgent):
         # purpose
         carrier = b.holder
         goal = b.exit
+        camp = self._camp_square(b, foe) if self.style["camp"] and not unit["orb"] else None
+        if camp is not None:  # camper: stand next to the dead enemy sorcerer's respawn square
+            return score + 20.0 * self.style["camp"] * (min(d[here][camp], 12) - min(abs(d[c][camp] - 1), 12))
         if unit["orb"]:
             if c == goal and not (in_zone and not unit["invulnerable"]):
                 return 5000.0

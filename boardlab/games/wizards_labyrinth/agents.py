@@ -64,7 +64,10 @@ class Board:
 class HeuristicAgent(BaseAgent):
     """Plays the wizard in seat 0 and a hero elsewhere, from ``decision.view`` and ``decision.legal``."""
 
-    defaults = {"noise": 0.3}
+    #: ``group=1``: the heroes keep together (every hero follows the first living hero's goal), the
+    #: play the designers saw ("the heroes were too powerful when they stuck together"); the default
+    #: heroes spread out to explore (in pairs at four).
+    defaults = {"noise": 0.3, "group": 0}
 
     def act(self, decision: Decision) -> tuple:
         legal = decision.legal
@@ -138,7 +141,12 @@ class HeuristicAgent(BaseAgent):
             elif c.effect == "whirlwind":
                 base = 3 * max(sum(1 for h in heroes if h["pos"] == p) for p in {h["pos"] for h in heroes})
             elif c.effect == "switcheroo":
-                base = 3 if any(h["keys"] for h in heroes) or st["tower_open"] else 1.5
+                # Switcheroo moves a hero for free: played carelessly it carries a hero deeper into the
+                # labyrinth (toward rooms to explore, keys and the tower), a gift to the heroes. Play it
+                # to split a group (the designers' reason for the card), else keep it (below "end"): sending
+                # a lone key holder back again and again only stalls the game to the turn cap.
+                grouped = any(sum(1 for h in heroes if h["pos"] == q) > 1 for q in {h["pos"] for h in heroes})
+                base = 3.5 if grouped else 0.3
             else:
                 base = 3 if goal is not None and st["tower_open"] else 0.2
             return base + c.cost * 0.3
@@ -185,17 +193,32 @@ class HeuristicAgent(BaseAgent):
         return max(legal, key=score)
 
     def _switch_hero(self, st, legal, game):
+        """A hero who is with others (splitting the group), the key holder first among them, then the healthiest."""
         hs = {h["seat"]: h for h in st["heroes"]}
-        return max(legal, key=lambda a: (hs[a[1]]["keys"], -hs[a[1]]["hp"]))
+        living = [h for h in st["heroes"] if h["alive"]]
+        def company(seat):
+            return sum(1 for h in living if h["pos"] == hs[seat]["pos"] and h["seat"] != seat)
+        return max(legal, key=lambda a: (company(a[1]) > 0, hs[a[1]]["keys"], hs[a[1]]["hp"]))
 
     def _switch_token(self, st, legal, game):
+        """Send the hero where he helps his side least: far from the tower and from the other heroes, onto
+        monsters he must fight alone, and not onto a face-down room (that would explore it for him)."""
         b = Board(st, game.grid)
-        goal = st["entrance_cell"] if st["entrance_cell"] is not None else st["start"]
-        d = b.dist(goal)
+        seat = (st.get("prompt") or {}).get("hero")
+        living = [h for h in st["heroes"] if h["alive"]]
+        others = [h["pos"] for h in living if h["seat"] != seat]
+        tower = b.nbrs(st["tower"])
+        goal = st["entrance_cell"] if st["entrance_cell"] is not None else None
+        to_goal = b.dist(goal) if goal is not None else None
+        from_ring = [b.dist(c) for c in tower if b.open(c)]
+        from_others = [b.dist(c) for c in others]
         def score(a):
-            face = st["tokens"][a[1]][a[2]] or "X"
-            strength = int(face[1:]) * 2 if face[0] == "m" else 2 if face == "T" else 0
-            return strength + 0.3 * d.get(a[1], 0) + sum(int(t[1:]) for t in st["tokens"][a[1]] if t and t[0] == "m")
+            c = a[1]
+            far = to_goal.get(c, 12) if to_goal is not None else min((d.get(c, 12) for d in from_ring), default=0)
+            alone = min((d.get(c, 12) for d in from_others), default=0)
+            monsters = sum(int(t[1:]) for t in st["tokens"][c] if t and t[0] == "m")
+            down = 50 if st["tiles"][c]["state"] == "down" else 0
+            return 1.0 * far + 0.6 * min(alone, 6) + 0.5 * monsters - down
         return max(legal, key=score)
 
     def _whirl_push(self, st, legal, game):
@@ -230,8 +253,8 @@ class HeuristicAgent(BaseAgent):
         goal = None
         pairs = len(living) >= 4
         for i, h in enumerate(living):
-            if pairs and i % 2 == 1:
-                pass  # follow the partner's goal
+            if (self.params["group"] and i > 0) or (pairs and i % 2 == 1):
+                pass  # follow the partner's (or, grouping, the first hero's) goal
             elif dropped:
                 d = b.dist(h["pos"])
                 goal = min(dropped, key=lambda c: (d.get(c, 99), c))
