@@ -30,6 +30,7 @@ from boardlab.engine.registry import game_class, game_ids
 from . import rules
 from .db import Store, database_url
 from .matches import Hub, Match, WebError, snapshot
+from .push import DEFAULT_QUEUE, Outbox
 
 STATIC = Path(__file__).parent / "static"
 #: Largest request body (and WebSocket message) accepted, in bytes.
@@ -170,8 +171,16 @@ def create_app(
     data_dir: str | Path | None = None,
     database_url_: str | None = None,
     bot_delay: float | None = None,
+    *,
+    send_queue: int | None = None,
 ) -> FastAPI:
-    """Build the app.  ``database_url_`` (or ``BOARDLAB_DATABASE_URL``) overrides the SQLite file."""
+    """Build the app.  ``database_url_`` (or ``BOARDLAB_DATABASE_URL``) overrides the SQLite file.
+
+    ``send_queue`` (or ``BOARDLAB_SEND_QUEUE``, default 64): messages a WebSocket
+    may have waiting before it is dropped as too slow.
+    """
+    if send_queue is None:
+        send_queue = int(os.environ.get("BOARDLAB_SEND_QUEUE", str(DEFAULT_QUEUE)))
     url = database_url(data_dir, database_url_ or os.environ.get("BOARDLAB_DATABASE_URL"))
     if bot_delay is None:
         bot_delay = float(os.environ.get("BOARDLAB_BOT_DELAY", "0.8"))
@@ -378,8 +387,10 @@ def create_app(
     @app.websocket("/api/matches/{match_id}/ws")
     async def match_ws(websocket: WebSocket, match_id: str) -> None:
         """Live updates.  Send ``{"type": "hello", "seat": K, "token": T}`` (omit both to spectate);
-        every change then arrives as a ``snapshot``.  Act with
-        ``{"type": "act", "state_id": N, "action": [...]}`` (or ``"index"``)."""
+        a ``snapshot`` follows, then an ``update`` per change (what changed since the last message;
+        see ``boardlab/web/push.py``).  Act with ``{"type": "act", "state_id": N, "action": [...]}``
+        (or ``"index"``).  Every message to the page goes through a bounded queue drained by its own
+        task: a page that does not read is closed with code 4008 and never slows the match."""
         import asyncio
 
         await websocket.accept()
@@ -389,19 +400,20 @@ def create_app(
             await websocket.send_json({"type": "error", "status": exc.status, "detail": exc.detail})
             await websocket.close(code=4404)
             return
-        lock = asyncio.Lock()
-
-        async def send(msg: dict[str, Any]) -> None:
-            async with lock:
-                await websocket.send_json(msg)
-
+        box = Outbox(websocket, send_queue)
         key = id(websocket)
         seat: int | None = None
         token: str | None = None
         hello = False
+        closed = asyncio.ensure_future(box.closed.wait())
         try:
             while True:
-                text = await websocket.receive_text()
+                recv = asyncio.ensure_future(websocket.receive_text())
+                await asyncio.wait((recv, closed), return_when=asyncio.FIRST_COMPLETED)
+                if not recv.done():  # dropped as too slow, or the sender found the socket gone
+                    recv.cancel()
+                    break
+                text = recv.result()
                 try:
                     if len(text) > MAX_BODY:
                         raise WebError(413, f"message over {MAX_BODY} bytes")
@@ -418,8 +430,7 @@ def create_app(
                             raise WebError(400, "token must be a string")
                         match.check_token(s, t)
                         seat, token, hello = s, t, True
-                        hub.listen(match, key, send, seat)
-                        await send(snapshot(match, seat))
+                        hub.listen(match, key, box, seat)
                     elif kind == "act":
                         if not hello or seat is None:
                             raise WebError(401, "say hello with a seat and its token before acting")
@@ -429,14 +440,16 @@ def create_app(
                             raise _field_error(exc) from None
                         await hub.act(match, seat, token, req.state_id, req.action, req.index)
                     elif kind == "ping":
-                        await send({"type": "pong"})
+                        box.push({"type": "pong"})
                     else:
                         raise WebError(400, "message type must be hello, act or ping")
                 except WebError as exc:
-                    await send({"type": "error", "status": exc.status, "detail": exc.detail})
-        except WebSocketDisconnect:
+                    box.push({"type": "error", "status": exc.status, "detail": exc.detail})
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             hub.unlisten(match, key)
+            closed.cancel()
+            await box.aclose()
 
     return app

@@ -28,6 +28,7 @@ from boardlab.engine import BoardlabError, Rng, State, derive_seed, make
 from boardlab.engine.registry import game_class
 
 from .db import Store, StoredMatch
+from .push import Outbox, Pusher
 
 log = logging.getLogger("boardlab.web")
 
@@ -155,6 +156,7 @@ class Hub:
         self.matches: dict[str, Match] = {}
         self._replays: dict[str, list[State]] = {}
         self.closing = False
+        self.push = Pusher()  # last snapshot pushed per match and seat: pages get incremental updates
 
     # -- loading -----------------------------------------------------------
     def get(self, match_id: str) -> Match:
@@ -314,21 +316,21 @@ class Hub:
         self.kick(match)
 
     # -- listeners ---------------------------------------------------------
-    def listen(self, match: Match, key: int, send: Any, seat: int | None) -> None:
-        match.listeners[key] = (send, seat)
+    def listen(self, match: Match, key: int, box: Outbox, seat: int | None) -> None:
+        """Register page ``key`` (its :class:`Outbox`) for ``seat`` and queue it a full snapshot."""
+        box.seat = seat
+        match.listeners[key] = (box, seat)
+        self.push.hello(match, box, snapshot(match, seat))
 
     def unlisten(self, match: Match, key: int) -> None:
         match.listeners.pop(key, None)
 
     async def broadcast(self, match: Match) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
-        for key, (send, seat) in list(match.listeners.items()):
-            if seat not in cache:
-                cache[seat] = snapshot(match, seat)
-            try:
-                await send(cache[seat])
-            except Exception:
+        """Queue each page's update; never waits on a socket (a page that does not read is dropped)."""
+        for key, (box, _seat) in list(match.listeners.items()):
+            if box.closed.is_set():
                 match.listeners.pop(key, None)
+        self.push.broadcast(match, [box for box, _ in match.listeners.values()], snapshot)
 
     # -- bots --------------------------------------------------------------
     def kick(self, match: Match) -> None:

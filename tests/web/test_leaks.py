@@ -14,6 +14,7 @@ import random
 import pytest
 
 from boardlab.engine import make
+from boardlab.web.push import apply_update
 
 from .conftest import auth, canon, create
 
@@ -39,6 +40,30 @@ def check_payload(payload, state, seat):
     assert canon(payload["scene"]) == canon(state.game.scene(view, state.legal_actions() if mine else ()))
     assert canon(payload["actions"]) == canon(state.labeled_actions() if mine else [])
     assert payload["acting"] == acting and payload["over"] == state.is_over()
+
+
+class Follower:
+    """A page's copy of its snapshot: the first ``snapshot``, then every ``update`` applied to it.
+
+    This is the payload leak checker's view of the WebSocket: what a page holds
+    after each message must equal the full snapshot the engine allows its seat.
+    """
+
+    def __init__(self) -> None:
+        self.snap: dict | None = None
+        self.updates = 0
+
+    def feed(self, msg: dict) -> dict:
+        if msg["type"] == "snapshot":
+            self.snap = msg
+        else:
+            assert msg["type"] == "update", msg
+            assert set(msg) in ({"type", "seat", "from", "state_id", "patch", "events_new"},
+                                {"type", "seat", "from", "state_id", "patch", "events"}), set(msg)
+            assert self.snap is not None, "an update before the first snapshot"
+            self.snap = apply_update(self.snap, msg)
+            self.updates += 1
+        return self.snap
 
 
 @pytest.mark.parametrize("game_id,players,turns", [("toy", 3, 40), ("gridtest", 3, 40), ("dungeons-jewel", 3, 20)])
@@ -71,9 +96,10 @@ def test_all_human_game_every_payload(client, game_id, players, turns):
             states.append(local.clone())
             check_payload(res.json(), local, acting)
         for seat, ws in sockets:
-            for st in states:  # one snapshot on hello, then one per action, in order
-                msg = ws.receive_json()
-                check_payload(msg, st, seat)
+            page = Follower()
+            for st in states:  # one snapshot on hello, then one update per action, in order
+                check_payload(page.feed(ws.receive_json()), st, seat)
+            assert page.updates == len(states) - 1
     finally:
         for _, ws in sockets:
             ws.__exit__(None, None, None)
@@ -88,23 +114,24 @@ def test_game_with_bots_every_websocket_message(client, game_id, players, agent)
     mid, tok = r["match"]["id"], r["seats"][0]["token"]
     rng = random.Random(seed)
     got: dict = {0: [], None: []}
+    pages = {0: Follower(), None: Follower()}
     with client.websocket_connect(f"/api/matches/{mid}/ws") as spec, client.websocket_connect(f"/api/matches/{mid}/ws") as me:
         spec.send_json({"type": "hello", "seat": None, "token": None})
         me.send_json({"type": "hello", "seat": 0, "token": tok})
-        snap = me.receive_json()
+        snap = pages[0].feed(me.receive_json())
+        assert snap["type"] == "snapshot"
         got[0].append(snap)
         for _ in range(5000):
             if snap["over"]:
                 break
             if snap["acting"] == 0:
                 me.send_json({"type": "act", "state_id": snap["state_id"], "index": rng.randrange(len(snap["actions"]))})
-            snap = me.receive_json()
-            assert snap["type"] == "snapshot", snap
+            snap = pages[0].feed(me.receive_json())
             got[0].append(snap)
         assert snap["over"]
         rec = client.get(f"/api/matches/{mid}/record").json()
         while not got[None] or got[None][-1]["state_id"] < len(rec["actions"]):
-            got[None].append(spec.receive_json())
+            got[None].append(pages[None].feed(spec.receive_json()))
     game = make(game_id, players=players, variant=r["match"]["variant"], options={"max_turns": 60})
     st = game.new_state(seed)
     states = [st.clone()]
