@@ -35,8 +35,6 @@ DEFAULT_QUEUE = 64
 #: WebSocket close code for a page dropped because it did not read its messages.
 CLOSE_SLOW = 4008
 CLOSE_SLOW_REASON = "too slow: the send queue is full; reconnect for a fresh snapshot"
-#: Seconds allowed to deliver the close frame to a dropped socket.
-CLOSE_TIMEOUT = 5.0
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -92,13 +90,15 @@ class Outbox:
         self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
+        # The close frame goes out once the page's buffers have room (it may never read again:
+        # then this waits until the connection is lost, holding nothing but the socket).
         try:
-            await asyncio.wait_for(self.ws.close(code=code, reason=reason), CLOSE_TIMEOUT)
-        except (asyncio.TimeoutError, Exception):
+            await self.ws.close(code=code, reason=reason)
+        except Exception:
             pass
 
     async def aclose(self) -> None:
-        """Stop the sender task (the handler is ending)."""
+        """Stop the sender task and wait for a dropped socket's close (the handler is ending)."""
         self.closed.set()
         self.task.cancel()
         for t in (self.task, self._closer):
