@@ -26,6 +26,7 @@ import asyncio
 import json
 import logging
 import weakref
+from difflib import SequenceMatcher
 from typing import Any
 
 log = logging.getLogger("boardlab.web")
@@ -122,16 +123,23 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             else:
                 ops.append(["s", path + [k], v])
     elif to is list and tn is list:
-        n = min(len(old), len(new))
+        if old == new:
+            return
+        # Align the items (an inserted card or a removed piece shifts the rest): splice what
+        # differs, diff in place what was replaced one for one; from the end, so indices hold.
+        a = [encode(x) for x in old]
+        b = [encode(x) for x in new]
         sub: list[list[Any]] = []
-        if len(new) < len(old):
-            sub.append(["t", path, len(new)])
-        for i in range(n):
-            _diff(old[i], new[i], path + [i], sub)
-        if len(new) > n:
-            sub.append(["x", path, new[n:]])
-        # a list whose items mostly changed (a shifted hand, a re-sorted list) is cheaper sent whole
-        if len(sub) > 2 and len(sub) > n // 2:
+        for tag, i1, i2, j1, j2 in reversed(SequenceMatcher(None, a, b, autojunk=False).get_opcodes()):
+            if tag == "equal":
+                continue
+            if tag == "replace" and i2 - i1 == j2 - j1:
+                for k in range(i2 - i1 - 1, -1, -1):
+                    _diff(old[i1 + k], new[j1 + k], path + [i1 + k], sub)
+            else:
+                sub.append(["p", path, i1, i2 - i1, new[j1:j2]])
+        # a list whose items mostly changed is cheaper sent whole
+        if len(sub) > 1 and len(encode(sub)) > len(encode(new)) + 8 * len(path) + 16:
             ops.append(["s", path, new])
         else:
             ops.extend(sub)
@@ -142,9 +150,11 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
 def diff(old: dict[str, Any], new: dict[str, Any]) -> list[list[Any]]:
     """Operations turning JSON value ``old`` into ``new``.
 
-    Each is ``["s", path, value]`` (set), ``["d", path]`` (delete a key),
-    ``["t", path, n]`` (truncate the list at ``path`` to ``n`` items) or
-    ``["x", path, items]`` (extend it); a path is a list of keys and indices.
+    Each is ``["s", path, value]`` (set), ``["d", path]`` (delete a key) or
+    ``["p", path, start, count, items]`` (splice the list at ``path``: remove
+    ``count`` items at ``start`` and insert ``items`` there); a path is a list of
+    keys and indices.  Applied in order, each operation's indices refer to the
+    list as the operations before it left it.
     """
     ops: list[list[Any]] = []
     _diff(old, new, [], ops)
@@ -158,14 +168,11 @@ def apply_patch(doc: Any, ops: list[list[Any]]) -> Any:
         if kind == "s" and not path:
             doc = op[2]
             continue
-        if kind in ("t", "x"):
+        if kind == "p":
             target = doc
             for p in path:
                 target = target[p]
-            if kind == "t":
-                del target[op[2]:]
-            else:
-                target.extend(op[2])
+            target[op[2]: op[2] + op[3]] = op[4]
             continue
         parent = doc
         for p in path[:-1]:

@@ -55,10 +55,10 @@
     for (const op of ops) {
       const kind = op[0], path = op[1];
       if (kind === "s" && path.length === 0) { doc = op[2]; continue; }
-      if (kind === "t" || kind === "x") {
+      if (kind === "p") {  // splice: remove op[3] items at op[2], insert op[4]
         let target = doc;
         for (const p of path) target = target[p];
-        if (kind === "t") target.length = op[2]; else for (const item of op[2]) target.push(item);
+        target.splice(op[2], op[3], ...op[4]);
         continue;
       }
       let parent = doc;
