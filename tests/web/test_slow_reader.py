@@ -37,7 +37,10 @@ def test_a_socket_that_never_reads_does_not_stall_a_bot_game_and_is_dropped(serv
     ws_path = f"/api/matches/{mid}/ws"
     bad = RawWebSocket(server.port, ws_path, rcvbuf=4096)
     try:
-        for _ in range(300):  # each hello queues a full snapshot; none is ever read
+        # Each hello queues a full snapshot (8 KB and more); none is ever read.  2,500 of them
+        # ask for over 20 MB: more than the kernel's socket buffers (tcp_wmem max is 4 MB)
+        # and the server's transport buffer can hold, so the bounded queue must fill.
+        for _ in range(2500):
             bad.send_json({"type": "hello"})
         with connect(f"ws://127.0.0.1:{server.port}{ws_path}", open_timeout=30, max_size=None) as good:
             good.send(json.dumps({"type": "hello"}))
