@@ -25,7 +25,7 @@
     ws.onmessage = ev => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "snapshot") { if (msg.seat === seat || (hotseat && passing)) onSnapshot(msg); }
-      else if (msg.type === "update") { if (msg.seat === seat && !(hotseat && passing)) onUpdate(msg); }
+      else if (msg.type === "update") { if (msg.seat === seat || (hotseat && passing)) onUpdate(msg); }
       else if (msg.type === "error") {
         B.toast(msg.detail, "error");
         if (msg.status === 404 || msg.status === 401 || msg.status === 403) fatal(msg.detail);
