@@ -50,7 +50,9 @@ async def run(base: str, args: argparse.Namespace) -> dict:
     errors: list[str] = []
     created = finished = 0
     stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=args.clients + 8, max_keepalive_connections=args.clients + 8)
+    # keep-alive shorter than uvicorn's 5 s, so that a client never reuses a connection the server
+    # is closing at that moment (that race is a client artefact, reported as ReadError)
+    limits = httpx.Limits(max_connections=args.clients + 8, max_keepalive_connections=args.clients + 8, keepalive_expiry=3.0)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=args.request_timeout) as http:
 
         async def client(i: int) -> None:
