@@ -329,3 +329,41 @@ def test_javascript_patch_matches_the_python_reference(server, pages):
             prev[q] = new
     assert splices > 0  # the list splices were exercised
     assert not pages.errors, pages.errors
+
+
+def test_a_missed_update_brings_a_fresh_snapshot(server, pages):
+    """One update is lost on the way (a gap in state ids): the spectator page asks for a fresh
+    snapshot at the next update and follows the bot game to its end."""
+    import json as _json
+
+    bots = [{"kind": "bot", "agent": "random"}] * 2
+    st, r = call(server.base, "POST", "/api/matches", {"game": "gridtest", "seats": bots, "seed": 9, "options": {"max_turns": 60}})
+    page = pages.new()
+    seen = {"updates": 0, "dropped": 0, "hellos": 0}
+
+    def handler(ws):
+        server_ws = ws.connect_to_server()
+
+        def from_page(message):
+            if isinstance(message, str) and _json.loads(message).get("type") == "hello":
+                seen["hellos"] += 1
+            server_ws.send(message)
+
+        def from_server(message):
+            if _json.loads(message).get("type") == "update":
+                seen["updates"] += 1
+                if seen["updates"] == 3:
+                    seen["dropped"] += 1
+                    return
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server_ws.on_message(from_server)
+
+    page.route_web_socket(re.compile(r".*/ws$"), handler)
+    page.goto(server.base + r["spectator_link"])
+    wait_turn(page, "over")
+    final = call(server.base, "GET", f"/api/matches/{r['match']['id']}")[1]
+    assert state_id(page) == final["decisions"]
+    assert seen["dropped"] == 1 and seen["hellos"] >= 2  # the gap was noticed and a snapshot asked for
+    assert not pages.errors, pages.errors
