@@ -123,12 +123,13 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             else:
                 ops.append(["s", path + [k], v])
     elif to is list and tn is list:
-        if old == new:
+        # Compared as JSON text: in Python 1 == True == 1.0, on the wire they differ.
+        a = [encode(x) for x in old]
+        b = [encode(x) for x in new]
+        if a == b:
             return
         # Align the items (an inserted card or a removed piece shifts the rest): splice what
         # differs, diff in place what was replaced one for one; from the end, so indices hold.
-        a = [encode(x) for x in old]
-        b = [encode(x) for x in new]
         sub: list[list[Any]] = []
         for tag, i1, i2, j1, j2 in reversed(SequenceMatcher(None, a, b, autojunk=False).get_opcodes()):
             if tag == "equal":
