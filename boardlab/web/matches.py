@@ -324,6 +324,8 @@ class Hub:
 
     def unlisten(self, match: Match, key: int) -> None:
         match.listeners.pop(key, None)
+        if not match.listeners:
+            self.push.forget(match)  # no page left: keep no copy of its last snapshots
 
     async def broadcast(self, match: Match) -> None:
         """Queue each page's update; never waits on a socket (a page that does not read is dropped)."""

@@ -239,6 +239,10 @@ class Pusher:
     def __init__(self) -> None:
         self._sent: weakref.WeakKeyDictionary[Any, dict[int | None, _Sent]] = weakref.WeakKeyDictionary()
 
+    def forget(self, match: Any) -> None:
+        """Drop what was pushed for ``match`` (its last page has gone)."""
+        self._sent.pop(match, None)
+
     def hello(self, match: Any, box: Outbox, snap: dict[str, Any]) -> None:
         """Queue a full snapshot for a page (first contact, or after a gap)."""
         seats = self._sent.setdefault(match, {})

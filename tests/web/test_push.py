@@ -61,3 +61,21 @@ def test_update_carries_new_events_only_and_refuses_a_gap():
     d = {**b, "events": [{"i": 0, "x": 1}, {"i": 1}]}
     u2 = make_update(a, d)
     assert "events_new" not in u2 and apply_update(a, u2) == d
+
+
+def test_the_last_page_leaving_frees_the_pushed_snapshots(client):
+    from .conftest import create
+
+    r = create(client, "toy", [{"kind": "human"}, {"kind": "human"}], seed=3)
+    mid, tok = r["match"]["id"], r["seats"][0]["token"]
+    hub = client.app.state.hub
+    match = hub.get(mid)
+    with client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"type": "hello", "seat": 0, "token": tok})
+        assert ws.receive_json()["type"] == "snapshot"
+        assert match in hub.push._sent
+    for _ in range(100):  # the handler's cleanup runs on the server's loop: bounded wait for it
+        if match not in hub.push._sent:
+            break
+        client.get("/api/games")
+    assert match not in hub.push._sent and not match.listeners
