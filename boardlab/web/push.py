@@ -38,8 +38,12 @@ CLOSE_SLOW = 4008
 CLOSE_SLOW_REASON = "too slow: the send queue is full; reconnect for a fresh snapshot"
 
 
-def encode(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"))
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # made once: json.dumps with options builds one per call
+
+
+def encode(msg: Any) -> str:
+    """Compact JSON text of ``msg``."""
+    return _ENCODER.encode(msg)
 
 
 class Outbox:
@@ -111,6 +115,14 @@ class Outbox:
 
 
 # -- incremental updates ------------------------------------------------------
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _key(x: Any) -> tuple[Any, Any]:
+    t = type(x)
+    return (t, x) if t in _SCALARS else (t, encode(x))
+
+
 def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
     to, tn = type(old), type(new)
     if to is dict and tn is dict:
@@ -123,9 +135,10 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             else:
                 ops.append(["s", path + [k], v])
     elif to is list and tn is list:
-        # Compared as JSON text: in Python 1 == True == 1.0, on the wire they differ.
-        a = [encode(x) for x in old]
-        b = [encode(x) for x in new]
+        # Items compared by type and value (in Python 1 == True == 1.0; on the wire they differ),
+        # containers by their JSON text.
+        a = [_key(x) for x in old]
+        b = [_key(x) for x in new]
         if a == b:
             return
         # Align the items (an inserted card or a removed piece shifts the rest): splice what
