@@ -120,6 +120,8 @@ _SCALARS = (str, int, float, bool, type(None))
 
 def _key(x: Any) -> tuple[Any, Any]:
     t = type(x)
+    if t is float:
+        return (t, repr(x))  # 0.0 == -0.0 in Python, not in JSON text
     return (t, x) if t in _SCALARS else (t, encode(x))
 
 
@@ -157,7 +159,7 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             ops.append(["s", path, new])
         else:
             ops.extend(sub)
-    elif to is not tn or old != new:
+    elif to is not tn or old != new or (to is float and repr(old) != repr(new)):
         ops.append(["s", path, new])
 
 
