@@ -139,9 +139,11 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
     elif to is list and tn is list:
         # Items compared by type and value (in Python 1 == True == 1.0; on the wire they differ),
         # containers by their JSON text.
+        if old == new and encode(old) == encode(new):  # the common case, in two calls
+            return
         a = [_key(x) for x in old]
         b = [_key(x) for x in new]
-        if a == b:
+        if a == b:  # pragma: no cover - equal text after all (key order); nothing to send
             return
         # Align the items (an inserted card or a removed piece shifts the rest): splice what
         # differs, diff in place what was replaced one for one; from the end, so indices hold.
@@ -155,7 +157,7 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             else:
                 sub.append(["p", path, i1, i2 - i1, new[j1:j2]])
         # a list whose items mostly changed is cheaper sent whole
-        if len(sub) > 1 and len(encode(sub)) > len(encode(new)) + 8 * len(path) + 16:
+        if len(sub) > 3 and len(encode(sub)) > len(encode(new)) + 8 * len(path) + 16:
             ops.append(["s", path, new])
         else:
             ops.extend(sub)
