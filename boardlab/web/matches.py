@@ -33,6 +33,7 @@ from boardlab.engine.scene import rename_seats
 
 from .bots import BotPool, check_web_spec, fallback_action
 from .db import Store, StoredMatch
+from .push import Outbox, Pusher
 
 log = logging.getLogger("boardlab.web")
 
@@ -183,6 +184,7 @@ class Hub:
         self._replays: dict[str, list[State]] = {}
         self._sweeper: asyncio.Task | None = None
         self.closing = False
+        self.push = Pusher()  # last snapshot pushed per match and seat: pages get incremental updates
 
     # -- loading -----------------------------------------------------------
     def get(self, match_id: str) -> Match:
@@ -424,21 +426,23 @@ class Hub:
         self.kick(match)
 
     # -- listeners ---------------------------------------------------------
-    def listen(self, match: Match, key: int, send: Any, seat: int | None) -> None:
-        match.listeners[key] = (send, seat)
+    def listen(self, match: Match, key: int, box: Outbox, seat: int | None) -> None:
+        """Register page ``key`` (its :class:`Outbox`) for ``seat`` and queue it a full snapshot."""
+        box.seat = seat
+        match.listeners[key] = (box, seat)
+        self.push.hello(match, box, snapshot(match, seat))
 
     def unlisten(self, match: Match, key: int) -> None:
         match.listeners.pop(key, None)
+        if not match.listeners:
+            self.push.forget(match)  # no page left: keep no copy of its last snapshots
 
     async def broadcast(self, match: Match) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
-        for key, (send, seat) in list(match.listeners.items()):
-            if seat not in cache:
-                cache[seat] = snapshot(match, seat)
-            try:
-                await send(cache[seat])
-            except Exception:
+        """Queue each page's update; never waits on a socket (a page that does not read is dropped)."""
+        for key, (box, _seat) in list(match.listeners.items()):
+            if box.closed.is_set():
                 match.listeners.pop(key, None)
+        self.push.broadcast(match, [box for box, _ in match.listeners.values()], snapshot)
 
     # -- bots --------------------------------------------------------------
     def kick(self, match: Match) -> None:

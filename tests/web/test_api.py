@@ -7,6 +7,7 @@ import json
 import pytest
 
 from boardlab.engine import make
+from boardlab.web.push import apply_update
 
 from .conftest import auth, canon, create
 
@@ -114,8 +115,9 @@ def test_complete_game_over_websocket_with_a_bot(client):
                 break
             if snap["acting"] == 0:
                 ws.send_json({"type": "act", "state_id": snap["state_id"], "index": len(snap["actions"]) - 1})
-            snap = ws.receive_json()
-            assert snap["type"] == "snapshot", snap
+            msg = ws.receive_json()
+            assert msg["type"] == "update" and msg["from"] == snap["state_id"], msg  # after the first snapshot
+            snap = apply_update(snap, msg)
             if snap["acting"] == 0 and snap["state_id"] > 0:
                 seen_bot = True
         assert snap["over"] and seen_bot

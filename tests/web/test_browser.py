@@ -14,6 +14,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from boardlab.engine import registry
 
+from .conftest import canon
 from .servers import REPO, ThreadServer, call
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -277,3 +278,92 @@ def test_unknown_match_page_says_so_in_the_header(server, pages):
     assert page.locator("#crumb").inner_text() == "Game unavailable"
     assert "cannot be shown" in page.locator("#boards").inner_text()
     assert page.title().startswith("Game unavailable")
+
+
+def test_hotseat_with_one_human_follows_bot_moves_live(server, pages):
+    """Hot-seat mode with one human seat takes that seat itself; the bot's moves then arrive as updates."""
+    st, r = call(server.base, "POST", "/api/matches", {"game": "gridtest", "seats": [{"kind": "human"}, {"kind": "bot", "agent": "random"}], "seed": 8})
+    page = pages.new()
+    page.goto(server.base + r["hotseat_link"])
+    for _ in range(3):
+        if wait_turn(page, "mine", "over") == "over":
+            break
+        before = state_id(page)
+        page.locator("#actions .action").first.click()
+        # our move and the bot's answer: the page follows the updates to our next turn
+        page.wait_for_function(f"Number(document.body.dataset.stateId) >= {before + 2} || document.body.dataset.turn === 'over'")
+    assert state_id(page) >= 2
+    assert not pages.errors, pages.errors
+
+
+def test_javascript_patch_matches_the_python_reference(server, pages):
+    """``Boardlab.applyPatch`` (common.js) turns each snapshot into the next exactly as ``apply_update`` does."""
+    import json as _json
+
+    from boardlab.agents import Decision, make_agent
+    from boardlab.engine import make
+    from boardlab.web.matches import snapshot
+    from boardlab.web.push import apply_update, make_update
+
+    page = pages.new()
+    page.goto(server.base + "/")
+    game = make("wizards-labyrinth")
+    st = game.new_state(2)
+    agents = [make_agent("heuristic", game, s, s) for s in range(game.players)]
+    prev = {q: snapshot(None, q, st) for q in (None, 0, 1)}
+    splices = 0
+    for _ in range(60):
+        s = st.current_seat()
+        st.apply(tuple(agents[s].act(Decision(st.clone(), s))))
+        for q in prev:
+            new = snapshot(None, q, st)
+            upd = _json.loads(_json.dumps(make_update(prev[q], new)))
+            splices += sum(op[0] == "p" for op in upd["patch"])
+            old = _json.loads(_json.dumps(prev[q]))
+            got = page.evaluate(
+                "([s, u]) => { const ev = s.events; delete s.events; const r = Boardlab.applyPatch(s, u.patch);"
+                " r.events = u.events_new ? ev.concat(u.events_new) : u.events; return r; }",
+                [old, upd])
+            want = apply_update(old, upd)
+            assert canon(got) == canon(want) == canon(_json.loads(_json.dumps(new)))
+            prev[q] = new
+    assert splices > 0  # the list splices were exercised
+    assert not pages.errors, pages.errors
+
+
+def test_a_missed_update_brings_a_fresh_snapshot(server, pages):
+    """One update is lost on the way (a gap in state ids): the spectator page asks for a fresh
+    snapshot at the next update and follows the bot game to its end."""
+    import json as _json
+
+    bots = [{"kind": "bot", "agent": "random"}] * 2
+    st, r = call(server.base, "POST", "/api/matches", {"game": "gridtest", "seats": bots, "seed": 9, "options": {"max_turns": 60}})
+    page = pages.new()
+    seen = {"updates": 0, "dropped": 0, "hellos": 0}
+
+    def handler(ws):
+        server_ws = ws.connect_to_server()
+
+        def from_page(message):
+            if isinstance(message, str) and _json.loads(message).get("type") == "hello":
+                seen["hellos"] += 1
+            server_ws.send(message)
+
+        def from_server(message):
+            if _json.loads(message).get("type") == "update":
+                seen["updates"] += 1
+                if seen["updates"] == 3:
+                    seen["dropped"] += 1
+                    return
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server_ws.on_message(from_server)
+
+    page.route_web_socket(re.compile(r".*/ws$"), handler)
+    page.goto(server.base + r["spectator_link"])
+    wait_turn(page, "over")
+    final = call(server.base, "GET", f"/api/matches/{r['match']['id']}")[1]
+    assert state_id(page) == final["decisions"]
+    assert seen["dropped"] == 1 and seen["hellos"] >= 2  # the gap was noticed and a snapshot asked for
+    assert not pages.errors, pages.errors

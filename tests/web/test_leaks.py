@@ -9,11 +9,13 @@ Spectator payloads must equal the spectator view.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from boardlab.engine import make
+from boardlab.web.push import apply_update
 
 from .conftest import auth, canon, create
 
@@ -35,10 +37,35 @@ def check_payload(payload, state, seat):
     acting = state.current_seat()
     mine = seat is not None and seat == acting
     assert canon(payload["view"]) == canon(view)
-    assert canon(payload["events"]) == canon(state.events(seat))
+    # the log in the order sent (key order kept by JSON): cheaper than sorting keys of a long log
+    assert json.dumps(payload["events"]) == json.dumps(state.events(seat))
     assert canon(payload["scene"]) == canon(state.game.scene(view, state.legal_actions() if mine else ()))
     assert canon(payload["actions"]) == canon(state.labeled_actions() if mine else [])
     assert payload["acting"] == acting and payload["over"] == state.is_over()
+
+
+class Follower:
+    """A page's copy of its snapshot: the first ``snapshot``, then every ``update`` applied to it.
+
+    This is the payload leak checker's view of the WebSocket: what a page holds
+    after each message must equal the full snapshot the engine allows its seat.
+    """
+
+    def __init__(self) -> None:
+        self.snap: dict | None = None
+        self.updates = 0
+
+    def feed(self, msg: dict) -> dict:
+        if msg["type"] == "snapshot":
+            self.snap = msg
+        else:
+            assert msg["type"] == "update", msg
+            assert set(msg) in ({"type", "seat", "from", "state_id", "patch", "events_new"},
+                                {"type", "seat", "from", "state_id", "patch", "events"}), set(msg)
+            assert self.snap is not None, "an update before the first snapshot"
+            self.snap = apply_update(self.snap, msg)
+            self.updates += 1
+        return self.snap
 
 
 @pytest.mark.parametrize("game_id,players,turns", [("toy", 3, 40), ("gridtest", 3, 40), ("dungeons-jewel", 3, 20)])
@@ -71,41 +98,50 @@ def test_all_human_game_every_payload(client, game_id, players, turns):
             states.append(local.clone())
             check_payload(res.json(), local, acting)
         for seat, ws in sockets:
-            for st in states:  # one snapshot on hello, then one per action, in order
-                msg = ws.receive_json()
-                check_payload(msg, st, seat)
+            page = Follower()
+            for st in states:  # one snapshot on hello, then one update per action, in order
+                check_payload(page.feed(ws.receive_json()), st, seat)
+            assert page.updates == len(states) - 1
     finally:
         for _, ws in sockets:
             ws.__exit__(None, None, None)
 
 
-@pytest.mark.parametrize("game_id,players,agent", [("toy", 4, "random"), ("gridtest", 2, "random"), ("dungeons-jewel", 4, "heuristic")])
-def test_game_with_bots_every_websocket_message(client, game_id, players, agent):
+@pytest.mark.parametrize("game_id,players,agent,options", [
+    ("toy", 4, "random", {"max_turns": 60}), ("gridtest", 2, "random", {"max_turns": 60}),
+    ("dungeons-jewel", 4, "heuristic", {"max_turns": 60}),
+    # every shipped game, played to its end by server-side bots
+    ("armies", None, "heuristic", {}), ("blackfire", None, "heuristic", {}), ("dungeons-jewel", None, "heuristic", {}),
+    ("summoners-quest", None, "heuristic", {}), ("wizards-labyrinth", None, "heuristic", {}),
+])
+def test_game_with_bots_every_websocket_message(client, game_id, players, agent, options):
     """One human (acting over the WebSocket) against server-side bots; a spectator watches."""
     seed = 77
+    players = players or make(game_id).players
     seats = [{"kind": "human"}] + [{"kind": "bot", "agent": agent}] * (players - 1)
-    r = create(client, game_id, seats, players=players, seed=seed, options={"max_turns": 60})
+    r = create(client, game_id, seats, players=players, seed=seed, options=options)
     mid, tok = r["match"]["id"], r["seats"][0]["token"]
     rng = random.Random(seed)
     got: dict = {0: [], None: []}
+    pages = {0: Follower(), None: Follower()}
     with client.websocket_connect(f"/api/matches/{mid}/ws") as spec, client.websocket_connect(f"/api/matches/{mid}/ws") as me:
         spec.send_json({"type": "hello", "seat": None, "token": None})
         me.send_json({"type": "hello", "seat": 0, "token": tok})
-        snap = me.receive_json()
+        snap = pages[0].feed(me.receive_json())
+        assert snap["type"] == "snapshot"
         got[0].append(snap)
         for _ in range(5000):
             if snap["over"]:
                 break
             if snap["acting"] == 0:
                 me.send_json({"type": "act", "state_id": snap["state_id"], "index": rng.randrange(len(snap["actions"]))})
-            snap = me.receive_json()
-            assert snap["type"] == "snapshot", snap
+            snap = pages[0].feed(me.receive_json())
             got[0].append(snap)
         assert snap["over"]
         rec = client.get(f"/api/matches/{mid}/record").json()
         while not got[None] or got[None][-1]["state_id"] < len(rec["actions"]):
-            got[None].append(spec.receive_json())
-    game = make(game_id, players=players, variant=r["match"]["variant"], options={"max_turns": 60})
+            got[None].append(pages[None].feed(spec.receive_json()))
+    game = make(game_id, players=players, variant=r["match"]["variant"], options=options)
     st = game.new_state(seed)
     states = [st.clone()]
     for a in rec["actions"]:
@@ -117,3 +153,58 @@ def test_game_with_bots_every_websocket_message(client, game_id, players, agent)
         assert [m["state_id"] for m in msgs] == list(range(first, len(states)))
         for m in msgs:
             check_payload(m, states[m["state_id"]], seat)
+
+
+# every shipped game; seeds whose heuristic games are of ordinary length (a 1,200-decision labyrinth
+# game would only make the test slow: every state is checked for every seat)
+GAMES = {"armies": 2024, "blackfire": 2024, "dungeons-jewel": 5, "summoners-quest": 2024, "wizards-labyrinth": 4}
+
+
+@pytest.mark.parametrize("game_id,seed", sorted(GAMES.items()))
+def test_payload_leak_checker_full_game_every_seat(client, game_id, seed):
+    """The payload leak checker: a full game of each shipped game, every seat's move chosen by the
+    game's heuristic bot and sent over HTTP.  Every seat and a spectator listen on WebSockets;
+    every REST payload (each move's answer, and at every step one page's ``GET .../state``, the
+    pages taking turns, so each is fetched every ``players + 1`` steps) and every WebSocket
+    message (the first snapshot, then each update applied to it) must equal what the engine lets
+    that seat know at that state."""
+    from boardlab.agents import Decision, available_agents, make_agent
+
+    game = make(game_id)
+    players = game.players
+    r = create(client, game_id, [{"kind": "human"}] * players, seed=seed)
+    mid, toks = r["match"]["id"], [s["token"] for s in r["seats"]]
+    local = make(game_id, players=players, variant=r["match"]["variant"]).new_state(seed)
+    spec = "heuristic" if "heuristic" in available_agents(type(game)) else "random"
+    agents = [make_agent(spec, local.game, s, seed + s) for s in range(players)]
+    states = [local.clone()]
+    sockets = []
+    try:
+        for seat in [None, *range(players)]:
+            ws = client.websocket_connect(f"/api/matches/{mid}/ws").__enter__()
+            ws.send_json({"type": "hello", "seat": seat, "token": toks[seat] if seat is not None else None})
+            sockets.append((seat, ws))
+        for _ in range(5000):
+            if local.is_over():
+                break
+            seat = [None, *range(players)][local.decisions % (players + 1)]
+            params = {} if seat is None else {"seat": seat}
+            snap = client.get(f"/api/matches/{mid}/state", params=params, headers=auth(toks[seat] if seat is not None else None)).json()
+            check_payload(snap, local, seat)
+            acting = local.current_seat()
+            action = tuple(agents[acting].act(Decision(local.clone(), acting)))
+            res = client.post(f"/api/matches/{mid}/actions", json={"seat": acting, "state_id": local.decisions, "action": list(action)},
+                              headers=auth(toks[acting]))
+            assert res.status_code == 200, res.text
+            local.apply(action)
+            states.append(local.clone())
+            check_payload(res.json(), local, acting)
+        assert local.is_over()
+        for seat, ws in sockets:
+            page = Follower()
+            for st in states:  # the snapshot on hello, then one update per action, in order
+                check_payload(page.feed(ws.receive_json()), st, seat)
+            assert page.updates == len(states) - 1
+    finally:
+        for _, ws in sockets:
+            ws.__exit__(None, None, None)

@@ -50,5 +50,25 @@
     const who = names.length ? names.join(" and ") + (names.length > 1 ? " win" : " wins") : "Nobody wins";
     return who + (results.reason ? " — " + results.reason : "");
   }
-  window.Boardlab = Object.assign(window.Boardlab || {}, { api, toast, hashParams, absolute, copy, matchId, ago, winnersText });
+  /* Apply the operations of boardlab.web.push.diff to `doc` in place; returns the (possibly new) root. */
+  function applyPatch(doc, ops) {
+    for (const op of ops) {
+      const kind = op[0], path = op[1];
+      if (kind === "s" && path.length === 0) { doc = op[2]; continue; }
+      if (kind === "p") {  // splice: remove op[3] items at op[2], insert op[4]
+        let target = doc;
+        for (const p of path) target = target[p];
+        target.splice(op[2], op[3], ...op[4]);
+        continue;
+      }
+      let parent = doc;
+      for (let i = 0; i < path.length - 1; i++) parent = parent[path[i]];
+      const last = path[path.length - 1];
+      if (kind === "s") parent[last] = op[2];
+      else if (kind === "d") delete parent[last];
+      else throw new Error("unknown patch operation " + kind);
+    }
+    return doc;
+  }
+  window.Boardlab = Object.assign(window.Boardlab || {}, { api, toast, hashParams, absolute, copy, matchId, ago, winnersText, applyPatch });
 })();

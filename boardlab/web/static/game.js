@@ -25,6 +25,7 @@
     ws.onmessage = ev => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "snapshot") { if (msg.seat === seat || (hotseat && passing)) onSnapshot(msg); }
+      else if (msg.type === "update") { if (msg.seat === seat || (hotseat && passing)) onUpdate(msg); }
       else if (msg.type === "error") {
         B.toast(msg.detail, "error");
         if (msg.status === 404 || msg.status === 401 || msg.status === 403) fatal(msg.detail);
@@ -55,6 +56,20 @@
       return;
     }
     render();
+  }
+
+  /* An update holds what changed since state `from` (see boardlab/web/push.py); on a gap, ask for a snapshot. */
+  function onUpdate(u) {
+    if (!snap || snap.seat !== u.seat) return;
+    if (u.state_id <= snap.state_id) return;  // already shown (e.g. from the answer to our own move)
+    if (u.from !== snap.state_id) { hello(); return; }
+    const events = u.events_new ? snap.events.concat(u.events_new) : u.events;
+    delete snap.events;
+    let next;
+    try { next = B.applyPatch(snap, u.patch); } catch (e) { hello(); return; }
+    next.events = events;
+    snap = null;  // onSnapshot compares with the previous snapshot; this one is already patched
+    onSnapshot(next);
   }
 
   function showPass(next) {
