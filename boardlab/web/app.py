@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardlab.agents import menu_specs
@@ -247,6 +248,13 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(OperationalError)
+    async def _busy(request: Request, exc: OperationalError) -> JSONResponse:
+        # The database could not be reached or stayed locked: not the client's fault, and
+        # nothing was applied (an action is committed before it is acknowledged).
+        logging.getLogger("boardlab.web").warning("database unavailable: %s", exc)
+        return JSONResponse({"detail": "the database is busy; try again"}, status_code=503, headers={"Retry-After": "1"})
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug

@@ -97,7 +97,9 @@ class Store:
     def __init__(self, url: str) -> None:
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False}
+            # Wait up to 30 s for another writer's lock (the default 5 s gave
+            # "database is locked" under the load benchmark's concurrent writes).
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         self.url = url
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
