@@ -99,6 +99,15 @@ class Results:
         }
 
 
+def _short(value: Any, limit: int = 120) -> str:
+    """``repr(value)`` cut to ``limit`` characters (error messages quote hostile input)."""
+    try:
+        text = repr(value)
+    except RecursionError:  # pragma: no cover - absurdly nested input
+        text = f"<deeply nested {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def win_results(players: int, winners: Sequence[int], reason: str) -> Results:
     """Results where ``winners`` score 1 and everyone else 0."""
     w = tuple(sorted(set(winners)))
@@ -252,37 +261,88 @@ class State:
 
         Raises :class:`GameOverError` if the game is over and
         :class:`IllegalActionError` if ``action`` is not legal; in both cases
-        the state is unchanged.
+        the state is unchanged.  Legality is strict: every item must equal
+        the item of a legal action *and have its exact type* (``True`` is not
+        ``1``, ``35.0`` is not ``35``), and the game's transition receives the
+        legal action object itself, never the caller's.
+
+        The call is transactional while the game records events (every
+        interactive, saved or served game): should the game's transition
+        raise, the state is restored exactly and the caller gets an
+        :class:`IllegalActionError` naming the failure.  Simulation loops turn
+        ``game.record_events`` off for speed; there actions come from
+        :meth:`legal_actions` and no snapshot is taken (a transition failing on
+        its own legal action is a rules bug, which the conformance suite and
+        ``scripts/fuzz.py`` hunt).
         """
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
         if not legal and (self.truncated or self._is_over()):
             # (a non-empty legal list means the game is not over: no need to ask again)
-            raise GameOverError(f"the game is over; no action is legal (got {action!r})")
+            raise GameOverError(f"the game is over; no action is legal (got {_short(action)})")
         if type(action) is not tuple:
             if not isinstance(action, (list, tuple)):
-                raise IllegalActionError(f"an action must be a list or tuple, got {action!r}")
+                raise IllegalActionError(f"an action must be a list or tuple, got {_short(action)}")
             action = tuple(action)
-        if action not in legal:
-            sample = "; ".join(self.describe(a) for a in legal[:8])
-            more = f" (and {len(legal) - 8} more)" if len(legal) > 8 else ""
-            raise IllegalActionError(f"illegal action {list(action)!r}; legal: {sample}{more}")
-        self._legal = None
-        self._apply(action)
+        try:
+            found = legal[legal.index(action)]
+        except ValueError:
+            found = None
+        if found is not action:
+            if found is None or any(type(a) is not type(b) for a, b in zip(found, action)):
+                sample = "; ".join(self.describe(a) for a in legal[:8])
+                more = f" (and {len(legal) - 8} more)" if len(legal) > 8 else ""
+                raise IllegalActionError(f"illegal action {_short(list(action))}; legal: {sample}{more}")
+            action = found
+        game = self.game
+        if game.record_events:
+            snapshot = self.clone()
+            try:
+                self._legal = None
+                self._apply(action)
+            except Exception as exc:
+                self._restore(snapshot)
+                if isinstance(exc, IllegalActionError):
+                    raise
+                raise IllegalActionError(
+                    f"the rules could not carry out {list(action)!r} ({type(exc).__name__}: {exc}); the state is unchanged"
+                ) from exc
+        else:
+            self._legal = None
+            self._apply(action)
         self.decisions += 1
-        if self.turn > self.game.max_turns and not self._is_over():
+        if self.turn > game.max_turns and not self._is_over():
             self.truncated = True
-            self.emit(f"The game is stopped by the turn cap ({self.game.max_turns} turns).")
+            self.emit(f"The game is stopped by the turn cap ({game.max_turns} turns).")
+
+    def _restore(self, snapshot: "State") -> None:
+        """Put every field of ``snapshot`` (a clone of this state) back."""
+        for name in _BASE_SLOTS:
+            setattr(self, name, getattr(snapshot, name))
+        for name in self._game_fields:
+            setattr(self, name, getattr(snapshot, name))
 
     def apply_index(self, index: int) -> Action:
         """Apply the ``index``-th legal action; returns it."""
         legal = self.legal_actions()
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise IllegalActionError(f"an action index must be an integer, got {_short(index)}")
+        if not legal and (self.truncated or self._is_over()):
+            raise GameOverError(f"the game is over; no action is legal (got index {index})")
         if not 0 <= index < len(legal):
             raise IllegalActionError(f"action index {index} out of range 0..{len(legal) - 1}")
         action = legal[index]
         self.apply(action)
         return action
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` (or any error) if the position breaks a rule of the game.
+
+        A hook for games: the default checks nothing.  The conformance suite,
+        ``scripts/fuzz.py`` and :meth:`from_json` call it; it should be cheap
+        and must not change the state.
+        """
 
     def results(self) -> Results:
         """Results of the game.  Raises :class:`IllegalActionError` if it is not over."""
@@ -413,6 +473,8 @@ class State:
         learning anything ``seat`` may not know.
         """
         self._check_seat(seat)
+        if isinstance(rng, bool) or not isinstance(rng, (int, Rng)):
+            raise InvalidOptionError(f"determinize needs an Rng or an integer seed, got {_short(rng)}")
         if isinstance(rng, int):
             rng = Rng(rng)
         new = self.clone()
