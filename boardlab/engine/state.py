@@ -742,6 +742,8 @@ class State:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SaveFileError(f"state is not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise SaveFileError("state JSON is nested too deeply") from None
         return cls.from_json(doc, game)
 
     def __repr__(self) -> str:
