@@ -493,9 +493,15 @@ class State:
         cls = type(self)
         new = cls.__new__(cls)
         new.game = self.game
-        rng = _new_rng(Rng)  # Rng(state) without the call overhead (clone is a search hot path)
-        rng.state = self.rng.state
-        new.rng = rng
+        src = self.rng
+        if type(src) is Rng:
+            rng = _new_rng(Rng)  # Rng(state) without the call overhead (clone is a search hot path)
+            rng.state = src.state
+            new.rng = rng
+        else:  # a test's scripted stand-in for the generator
+            import copy
+
+            new.rng = copy.deepcopy(src)
         new.turn = self.turn
         new.decisions = self.decisions
         new.truncated = self.truncated
@@ -538,6 +544,17 @@ class State:
         return new
 
     # -- JSON ------------------------------------------------------------
+    def forget_history(self) -> None:
+        """Drop the seed-and-actions history: call it after editing a position by hand.
+
+        A hand-built position (a test scenario, an editor) is not what its seed
+        and actions give, so its JSON must not claim they do; without a history
+        :meth:`from_json` checks the fields' types, the engine's questions and
+        the game's invariants instead.
+        """
+        self._seed = None
+        self._hist = None
+
     def history(self) -> dict[str, Any] | None:
         """``{"seed", "actions"}`` that re-derive this state, or ``None`` if unknown.
 
@@ -679,7 +696,10 @@ class State:
                 raise SaveFileError(f"state field {key!r} does not match what its seed and actions give")
         for name in cls._game_fields:
             if derived["data"][name] != doc["data"][name]:
-                raise SaveFileError(f"state field 'data.{name}' does not match what its seed and actions give")
+                raise SaveFileError(
+                    f"state field 'data.{name}' does not match what its seed and actions give"
+                    " (a position edited by hand must call forget_history() before it is saved)"
+                )
         return state
 
     @classmethod
