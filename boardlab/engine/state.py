@@ -387,10 +387,12 @@ class State:
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` (or any error) if the position breaks a rule of the game.
 
-        A hook for games: the default checks nothing.  The conformance suite,
+        A hook for games: the default asks the game's :meth:`Game.check_state`
+        (which checks nothing unless the game overrides it).  The conformance suite,
         ``scripts/fuzz.py`` and :meth:`from_json` call it; it should be cheap
         and must not change the state.
         """
+        self.game.check_state(self)
 
     def results(self) -> Results:
         """Results of the game.  Raises :class:`IllegalActionError` if it is not over."""
