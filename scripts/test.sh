@@ -4,12 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Browser tests drive Debian's chromium through Playwright.
-if ! command -v chromium >/dev/null 2>&1; then
+# Browser tests drive Debian's chromium through Playwright; the web server's
+# persistence tests also run on a throwaway cluster of Debian's PostgreSQL.
+NEED=""
+command -v chromium >/dev/null 2>&1 || NEED="$NEED chromium"
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
+    NEED="$NEED postgresql"
+fi
+if [ -n "$NEED" ]; then
     SUDO=""
     if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
     $SUDO apt-get update
-    $SUDO apt-get install -y chromium
+    $SUDO apt-get install -y $NEED
 fi
 
 python -m pip install -q -e '.[test]'

@@ -23,7 +23,9 @@ Format (all keys optional unless marked)::
                      "badge": "2", "title": "hover text"}]
         },
         {                                          # a graph of spaces (rings, tracks)
-          "id": "ring", "kind": "nodes",
+          "id": "ring", "kind": "nodes", "title": "caption",
+          "track": false,    # true: a short ring or path a text renderer draws as one line, in node order
+          "small": false,    # true: a secondary board (a dial, a track) drawn small beside the main one
           "nodes": [{"id": "r0", "x": 0.5, "y": 0.1, "label": "Temple", "fill": "#fd0",
                      "title": "...", "highlight": false}],   # x, y in [0, 1]
           "edges": [["r0", "r1"]],
@@ -119,3 +121,64 @@ def status_line(view: dict[str, Any], seat_names: Sequence[str] | None = None) -
         return ""
     name = seat_names[acting] if seat_names else f"Player {acting + 1}"
     return f"{name} to act"
+
+
+#: Keys whose strings are ids, never shown: left alone when seats are renamed.
+_ID_KEYS = frozenset({"id", "clicks", "node", "seat", "action", "kind", "shape", "color", "fill", "side", "data", "index"})
+
+
+def rename_seats(obj: Any, defaults: Sequence[str], names: Sequence[str]) -> Any:
+    """``obj`` (a scene, an event list, action labels) with the names players chose for their seats.
+
+    Scenes and logs name seats "Player 2" (or "Hero 2", the game's own numbered seat name).  For
+    each seat whose ``names[s]`` differs from the game's default ``defaults[s]``, every such
+    mention becomes the chosen name ("Ada to act"; "Bob (Hero 2) moves to B3" keeps the role), and
+    a panel that belongs to the seat gets the name in its title.  Ids are left alone.  Returns a
+    new object; ``obj`` is not changed."""
+    import re
+
+    repl: dict[str, str] = {}
+    titles: dict[int, str] = {}
+    roles: dict[str, str] = {}  # an unnumbered role ("Wizard") is renamed where it starts the status line
+    for s, (default, name) in enumerate(zip(defaults, names)):
+        name = str(name).strip()
+        if not name or name == default:
+            continue
+        titles[s] = name
+        repl[f"Player {s + 1}"] = name
+        if re.fullmatch(r"[A-Z][a-z]+ \d+", default) and not default.startswith("Player "):
+            repl[default] = f"{name} ({default})"
+        elif not default.startswith("Player "):
+            roles[default] = f"{name} ({default})"
+    if not repl and not roles:
+        return obj
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(repl, key=len, reverse=True)) + r")(?!\d)") if repl else None
+
+    def text(s: str) -> str:
+        return pattern.sub(lambda m: repl[m.group(1)], s) if pattern else s
+
+    def walk(x: Any, key: str = "") -> Any:
+        if key in _ID_KEYS:
+            return x
+        if isinstance(x, str):
+            if key == "status":
+                for role, named in roles.items():
+                    if x.startswith(role + " "):
+                        x = named + x[len(role):]
+                        break
+            return text(x)
+        if isinstance(x, list):
+            return [walk(v, key) for v in x]
+        if isinstance(x, tuple):
+            return tuple(walk(v, key) for v in x)
+        if isinstance(x, dict):
+            out = {k: walk(v, k) for k, v in x.items()}
+            seat = x.get("seat")
+            if "rows" in x and isinstance(seat, int) and not isinstance(seat, bool) and seat in titles:
+                title = str(out.get("title") or "")
+                if titles[seat] not in title:  # a panel titled by role ("Wizard", "Green (Marius)")
+                    out["title"] = f"{titles[seat]} · {title}" if title else titles[seat]
+            return out
+        return x
+
+    return walk(obj)

@@ -23,9 +23,8 @@ from __future__ import annotations
 import io
 from typing import Any, Iterable, Sequence
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
-from rich.measure import Measurement
 from rich.panel import Panel
 from rich.style import Style
 from rich.table import Table
@@ -49,16 +48,7 @@ def render_scene(scene: Scene, actions: Sequence[str] = (), width: int = BOARD_W
         parts.append(Text(str(scene["title"]), style="bold"))
     for board in scene.get("boards") or ():
         parts.extend(render_board(board, width))
-    panels = [render_panel(p) for p in scene.get("panels") or ()]
-    if panels:
-        table = Table.grid(padding=(0, 1))
-        per_row = 3
-        for _ in range(min(per_row, len(panels))):
-            table.add_column(vertical="top")
-        for i in range(0, len(panels), per_row):
-            row = panels[i : i + per_row]
-            table.add_row(*row, *([""] * (min(per_row, len(panels)) - len(row))))
-        parts.append(table)
+    parts.extend(layout_panels(scene.get("panels") or (), width))
     if scene.get("status"):
         parts.append(Text(str(scene["status"]), style="bold cyan"))
     if scene.get("prompt"):
@@ -106,9 +96,15 @@ def _style(color: Any, extra: str = "") -> Style:
         if c.startswith("#") and len(c) == 4:
             c = "#" + "".join(ch * 2 for ch in c[1:])
         try:
-            style = style + Style(color=c)
+            parsed = Style(color=c)
         except Exception:  # an unknown colour name: draw without it
-            pass
+            return style
+        rgb = parsed.color.get_truecolor() if parsed.color is not None else None
+        # near-black vanishes on a dark terminal and near-white on a light one: such a colour
+        # (Armies' black and white armies) is drawn in the terminal's own foreground instead
+        if rgb is not None and not 0.22 <= (0.2126 * rgb.red + 0.7152 * rgb.green + 0.0722 * rgb.blue) / 255 <= 0.88:
+            return style
+        style = style + parsed
     return style
 
 
@@ -154,6 +150,7 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
             v[(x + 1, y)] = st
 
     contents: dict[tuple[int, int], list[tuple[str, Style]]] = {}
+    hidden: dict[tuple[int, int], str] = {}  # a cell's label covered by its pieces: said in the legend
     longest = 0
     for y in range(rows):
         for x in range(cols):
@@ -163,6 +160,8 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
                 segs: list[tuple[str, Style]] = []
             elif here:
                 segs = []
+                if cell.get("label") not in (None, ""):
+                    hidden[(x, y)] = str(cell["label"])
                 for it in here:
                     if segs:
                         segs.append((" ", Style()))
@@ -226,12 +225,27 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
                 continue
             segs = contents[(x, y)]
             total = sum(cell_len(s) for s, _ in segs)
-            if total > cw:  # too much for the cell: a compact marker, the whole stack in the legend
-                square = f"{col_labels[x]}{row_labels[y]}" if labelled else f"{x},{y}"
-                overflow.append((square, segs))
-                n = len(items.get((x, y)) or ()) or 1
-                marker = f"[{n}]" if cw >= len(f"[{n}]") else str(n)[:cw]
-                segs, total = [(marker, Style(bold=True))], len(marker)
+            square = f"{col_labels[x]}{row_labels[y]}" if labelled else f"{x},{y}"
+            if (x, y) in hidden:  # the room's own label ("START", "+1/-1") is under the pieces
+                overflow.append((square, [(hidden[(x, y)], Style(dim=True)), (" ", Style()), *segs]))
+            if total > cw:  # too much for the cell: a shorter form, the whole stack in the legend
+                if (x, y) not in hidden:
+                    overflow.append((square, segs))
+                here = items.get((x, y)) or ()
+                bare: list[tuple[str, Style]] = []  # the pieces without their badges, marked "+"
+                for it in here:
+                    if bare:
+                        bare.append((" ", Style()))
+                    bare.append((_item_text({**it, "badge": None}), _style(it.get("color"), "bold")))
+                if bare:
+                    bare.append(("+", Style(bold=True)))
+                if bare and sum(cell_len(t) for t, _ in bare) <= cw:
+                    segs = bare
+                else:
+                    n = len(here) or 1
+                    marker = f"[{n}]" if cw >= len(f"[{n}]") else str(n)[:cw]
+                    segs = [(marker, Style(bold=True))]
+                total = sum(cell_len(t) for t, _ in segs)
             pad_left = (cw - total + 1) // 2 if total < cw else 0
             out.append(" " * pad_left, style=st_extra)
             for s, st in segs:
@@ -287,9 +301,36 @@ def _legend(items: Iterable[dict[str, Any]]) -> Text | None:
 def render_nodes(board: dict[str, Any]) -> list[RenderableType]:
     """A graph board: a map from the nodes' x/y positions when they all have one, else a list."""
     nodes = list(board.get("nodes") or ())
+    if board.get("track") and nodes:
+        return render_track(board)
     if nodes and all(isinstance(n.get("x"), (int, float)) and isinstance(n.get("y"), (int, float)) for n in nodes):
         return render_node_map(board)
     return render_node_list(board)
+
+
+def render_track(board: dict[str, Any]) -> list[RenderableType]:
+    """A short ring or path (a dial, a score track) as one line in node order, under its title:
+    each node's label, the occupied ones in brackets with their pieces' colour, e.g.
+    ``0  1 [2] 3  4``; then one line per piece that has a hover title."""
+    at: dict[str, list[dict[str, Any]]] = {}
+    for it in board.get("items") or ():
+        if "node" in it:
+            at.setdefault(str(it["node"]), []).append(it)
+    line = Text("  ")
+    for i, n in enumerate(board.get("nodes") or ()):
+        label = str(n.get("label") or n.get("id"))
+        here = at.get(str(n.get("id")))
+        if i:
+            line.append(" ")
+        if here:
+            line.append(f"[{label}]", style=_style(here[0].get("color"), "bold"))
+        else:
+            line.append(f" {label} ", style="dim")
+    parts: list[RenderableType] = []
+    if board.get("title"):
+        parts.append(Text(str(board["title"]), style="bold"))
+    parts.append(line)
+    return parts
 
 
 def render_node_map(board: dict[str, Any], width: int = 76, height: int | None = None) -> list[RenderableType]:
@@ -314,7 +355,10 @@ def render_node_map(board: dict[str, Any], width: int = 76, height: int | None =
         row = int(round((float(n["y"]) - y0) / ((y1 - y0) or 1) * (height - 1)))
         items = at.get(nid, ())
         if items:
-            text = "".join(_item_text(it) for it in items)[:4]
+            # the whole stack is listed below the map; here it must fit 4 characters uncut
+            text = _item_text({**items[0], "badge": None}) if len(items) == 1 else f"[{len(items)}]"
+            if cell_len(text) > 4:
+                text = f"[{len(items)}]"
             style = _style(items[0].get("color"), "bold")
         else:
             text = str(n.get("label") or nid)[:4]
@@ -356,43 +400,107 @@ def render_node_list(board: dict[str, Any]) -> list[RenderableType]:
     table.add_column(style="dim")
     for n in nodes:
         nid = str(n.get("id"))
-        label = Text(labels[nid], style="reverse" if n.get("highlight") else _style(n.get("fill")))
+        # a node with a hover title is named by its label (the name drawn on the board) and title
+        first = labels[nid] if n.get("title") else nid
+        label = Text(str(n.get("title") or labels[nid]), style="reverse" if n.get("highlight") else _style(n.get("fill")))
         here = Text()
         for it in at.get(nid, ()):
             if here:
                 here.append(" ")
             here.append(_item_text(it), style=_style(it.get("color"), "bold"))
         near = ", ".join(labels.get(m, m) for m in nbrs.get(nid, ()))
-        table.add_row(nid, label, here, f"-> {near}" if near else "")
+        table.add_row(first, label, here, f"-> {near}" if near else "")
     return [table]
 
 
 # -- panels ------------------------------------------------------------------
-def render_panel(panel: dict[str, Any]) -> RenderableType:
-    """A side panel: key/value rows and a list of cards."""
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(style="dim", no_wrap=True)
-    grid.add_column()
-    for row in panel.get("rows") or ():
-        if isinstance(row, (list, tuple)) and row:
+#: Widest panel (characters); wider content wraps.
+PANEL_WIDTH = 60
+#: Narrowest useful panel: below this a panel takes a row of its own.
+PANEL_MIN = 22
+
+
+def layout_panels(panels: Sequence[dict[str, Any]], width: int = BOARD_WIDTH) -> list[RenderableType]:
+    """Panels packed left to right into rows that fit ``width``: each panel is as wide as its
+    content (at most :data:`PANEL_WIDTH`, and never wider than the screen), and a panel that does
+    not fit beside the others starts a new row, so no panel is squeezed until its values vanish."""
+    if not panels:
+        return []
+    width = max(PANEL_MIN, width)
+    sized = [(p, min(panel_width(p), width)) for p in panels]
+    rows: list[list[tuple[dict[str, Any], int]]] = [[]]
+    used = 0
+    for p, w in sized:
+        if rows[-1] and used + 1 + w > width:
+            rows.append([])
+            used = 0
+        used += (1 if rows[-1] else 0) + w
+        rows[-1].append((p, w))
+    out: list[RenderableType] = []
+    for row in rows:
+        if len(row) == 1 and row[0][1] < width and _wants_more(row[0][0], row[0][1]):
+            row = [(row[0][0], min(width, PANEL_WIDTH * 2))]
+        table = Table.grid(padding=(0, 1))
+        for _, w in row:
+            table.add_column(vertical="top", width=w)
+        table.add_row(*(render_panel(p, w) for p, w in row))
+        out.append(table)
+    return out
+
+
+def _wants_more(panel: dict[str, Any], width: int) -> bool:
+    """A panel alone on its row with card text that wraps may use the whole row."""
+    return any(len(_card_line(c)) > width - 4 for c in panel.get("cards") or ())
+
+
+def _card_line(card: dict[str, Any]) -> str:
+    if card.get("face_down"):
+        return "(face down)"
+    name = str(card.get("name") or card.get("id") or "?")
+    return f"{name}: {card['text']}" if card.get("text") else name
+
+
+def panel_width(panel: dict[str, Any]) -> int:
+    """The width ``panel`` would like: its widest row or card line and its title, plus the border."""
+    keys = [len(str(r[0])) for r in panel.get("rows") or () if isinstance(r, (list, tuple)) and r]
+    vals = [cell_len(" ".join(str(x) for x in r[1:])) for r in panel.get("rows") or () if isinstance(r, (list, tuple)) and r]
+    content = max((max(keys, default=0) + 1 + max(vals, default=0)) if keys else 0,
+                  max((cell_len(_card_line(c)) + 2 for c in panel.get("cards") or ()), default=0))
+    title = len(str(panel.get("title") or "")) + (2 if panel.get("active") else 0) + 2
+    return max(PANEL_MIN, min(PANEL_WIDTH, max(content, title) + 4))
+
+
+def render_panel(panel: dict[str, Any], width: int = PANEL_WIDTH) -> RenderableType:
+    """A side panel ``width`` characters wide: key/value rows, then its cards.
+
+    When space is short the keys wrap (they are at most a third of the panel) and the values keep
+    the rest, so a value is never cut; each card is its name in bold and its text, wrapped across
+    the whole panel rather than in a narrow column."""
+    width = max(12, width)
+    inner = width - 4
+    rows = [r for r in panel.get("rows") or () if isinstance(r, (list, tuple)) and r]
+    parts: list[RenderableType] = []
+    if rows:
+        longest_key = max(cell_len(str(r[0])) for r in rows)
+        longest_val = max(cell_len(" ".join(str(x) for x in r[1:])) for r in rows)
+        key_w = min(longest_key, max(inner - longest_val - 1, inner // 3, 6))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(style="dim", width=key_w, overflow="fold")
+        grid.add_column(overflow="fold")
+        for row in rows:
             grid.add_row(str(row[0]), " ".join(str(r) for r in row[1:]))
+        parts.append(grid)
     for card in panel.get("cards") or ():
         if card.get("face_down"):
-            grid.add_row("card", Text("(face down)", style="dim"))
-        else:
-            name = Text(str(card.get("name") or card.get("id") or "?"), style="bold")
-            if card.get("text"):
-                name.append(f": {card['text']}", style="")
-            grid.add_row("card", name)
+            parts.append(Text("card (face down)", style="dim"))
+            continue
+        line = Text(str(card.get("name") or card.get("id") or "?"), style="bold")
+        if card.get("text"):
+            line.append(f": {card['text']}", style="")
+        parts.append(line)
     active = bool(panel.get("active"))
     title = str(panel.get("title") or "")
     if active:
         title = "> " + title
     border = _style(panel.get("color"), "bold" if active else "")
-    # wide enough for the title too (rich would cut the title to the content's width)
-    content = Measurement.get(_MEASURE, _MEASURE.options, grid).maximum
-    width = max(content, len(title) + 2) + 4
-    return Panel(grid, title=title, title_align="left", border_style=border, expand=False, width=min(width, 60))
-
-
-_MEASURE = Console(width=200, file=io.StringIO())
+    return Panel(Group(*parts), title=title, title_align="left", border_style=border, expand=True, width=width)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import math
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,7 +29,9 @@ from boardlab.engine import BoardlabError
 from boardlab.engine.registry import game_class, game_ids
 
 from . import rules
+from .bots import BotPool
 from .db import Store, database_url
+from .limits import Limits, RateLimiter
 from .matches import Hub, Match, WebError, snapshot
 
 STATIC = Path(__file__).parent / "static"
@@ -170,13 +173,24 @@ def create_app(
     data_dir: str | Path | None = None,
     database_url_: str | None = None,
     bot_delay: float | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
-    """Build the app.  ``database_url_`` (or ``BOARDLAB_DATABASE_URL``) overrides the SQLite file."""
+    """Build the app.  ``database_url_`` (or ``BOARDLAB_DATABASE_URL``) overrides the SQLite file.
+
+    ``limits`` (default: :meth:`Limits.from_env`) sets the bot pool, the per-move
+    limit, the creation rate and the cap on matches in memory.
+    """
     url = database_url(data_dir, database_url_ or os.environ.get("BOARDLAB_DATABASE_URL"))
     if bot_delay is None:
         bot_delay = float(os.environ.get("BOARDLAB_BOT_DELAY", "0.8"))
+    if limits is None:
+        limits = Limits.from_env()
     store = Store(url)
-    hub = Hub(store, bot_delay=bot_delay)
+    hub = Hub(
+        store, bot_delay=bot_delay, pool=BotPool(limits.bot_workers, limits.bot_move_limit),
+        max_matches=limits.max_matches, idle_seconds=limits.idle_seconds,
+    )
+    creations = RateLimiter(limits.create_rate, limits.create_burst)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
@@ -193,6 +207,7 @@ def create_app(
     )
     app.state.hub = hub
     app.state.store = store
+    app.state.limits = limits
     app.add_middleware(_BodyLimit, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -280,7 +295,16 @@ def create_app(
 
     # -- API: matches --------------------------------------------------------
     @app.post("/api/matches", tags=["matches"], status_code=201, summary="Create a match")
-    async def create_match(body: CreateMatch) -> dict[str, Any]:
+    async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
+        client = request.client.host if request.client is not None else "unknown"
+        wait = creations.take(client)
+        if wait:
+            raise StarletteHTTPException(
+                429,
+                f"too many new matches from {client}: at most {limits.create_burst} at once and "
+                f"{limits.create_rate:g} a minute; try again in {math.ceil(wait)} s",
+                headers={"Retry-After": str(math.ceil(wait))},
+            )
         seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
         match, tokens, host = hub.create(body.game, body.players, body.variant, body.options, seats, body.seed)
         hub.kick(match)

@@ -4,8 +4,10 @@ A :class:`Match` holds the live state of one stored match.  Every change
 goes through :meth:`Hub.act`, which checks the seat's secret, the state id
 (``state.decisions``) and legality, commits the action to the store, and
 only then swaps in the new state and tells every open page.  Bots are
-asyncio tasks that decide from a :class:`~boardlab.agents.Decision` (the
-seat's view; never the true state) after a short, watchable delay.
+asyncio tasks that wait a short, watchable delay and then have the decision
+made in a worker process of the hub's :class:`~boardlab.web.bots.BotPool`
+(bounded, with a per-move time limit), from a
+:class:`~boardlab.agents.Decision` (the seat's view; never the true state).
 
 Payloads are built per seat by :func:`snapshot` from ``state.view(seat)``,
 ``state.events(seat)`` and the game's scene of that view, so a page never
@@ -20,13 +22,16 @@ import logging
 import hmac
 import secrets
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from boardlab.agents import Decision, available_agents, check_spec, make_agent
-from boardlab.engine import BoardlabError, Rng, State, derive_seed, make
+from boardlab.agents import available_agents, check_spec, make_agent
+from boardlab.engine import BoardlabError, State, derive_seed, make
 from boardlab.engine.registry import game_class
+from boardlab.engine.scene import rename_seats
 
+from .bots import BotPool, check_web_spec, fallback_action
 from .db import Store, StoredMatch
 
 log = logging.getLogger("boardlab.web")
@@ -74,6 +79,10 @@ class Match:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: dict[int, tuple[Any, int | None]] = field(default_factory=dict)
     bot_task: asyncio.Task | None = None
+    #: When the match was last used (``time.monotonic()``); idle matches are unloaded first.
+    touched: float = field(default_factory=time.monotonic)
+    #: True once the hub has dropped it from memory (see :meth:`Hub.unload`).
+    unloaded: bool = False
 
     @property
     def id(self) -> str:
@@ -123,6 +132,8 @@ def snapshot(match: Match, seat: int | None, state: State | None = None) -> dict
     acting = st.current_seat()
     mine = seat is not None and seat == acting
     actions = st.legal_actions() if mine else ()
+    # the names typed in the lobby, in the scene, the action labels and the log alike
+    defaults, names = st.game.seat_names(), [s.name for s in match.seats]
     return {
         "type": "snapshot",
         "match": match.info() if state is None else None,
@@ -132,9 +143,9 @@ def snapshot(match: Match, seat: int | None, state: State | None = None) -> dict
         "over": view["over"],
         "results": view["results"],
         "view": view,
-        "scene": st.game.scene(view, actions),
-        "actions": st.labeled_actions() if mine else [],
-        "events": st.events(seat),
+        "scene": rename_seats(st.game.scene(view, actions), defaults, names),
+        "actions": rename_seats(st.labeled_actions(), defaults, names) if mine else [],
+        "events": rename_seats(st.events(seat), defaults, names),
     }
 
 
@@ -149,41 +160,134 @@ def _rebuild(m: StoredMatch) -> State:
 class Hub:
     """All live matches of one server, backed by a :class:`Store`."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.8) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.8,
+        pool: BotPool | None = None,
+        max_matches: int = 200,
+        idle_seconds: float = 300.0,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.pool = pool if pool is not None else BotPool()
+        #: At most this many matches are held in memory; idle ones are unloaded to make room.
+        self.max_matches = max_matches
+        #: A match nobody watches, plays or waits on is unloaded after this many seconds.
+        self.idle_seconds = idle_seconds
         self.matches: dict[str, Match] = {}
+        # Every Match object still referenced somewhere (a request or socket that
+        # holds it after it was unloaded): reloading adopts it again, so there is
+        # never more than one live object per match.
+        self._alive: weakref.WeakValueDictionary[str, Match] = weakref.WeakValueDictionary()
         self._replays: dict[str, list[State]] = {}
+        self._sweeper: asyncio.Task | None = None
         self.closing = False
 
     # -- loading -----------------------------------------------------------
     def get(self, match_id: str) -> Match:
         m = self.matches.get(match_id)
         if m is not None:
+            m.touched = time.monotonic()
             return m
         if not isinstance(match_id, str) or not match_id.replace("-", "").replace("_", "").isalnum() or len(match_id) > 32:
             raise WebError(404, f"no match {match_id!r}")
+        m = self._alive.get(match_id)
+        if m is not None:
+            self._adopt(m)
+            return m
         rec = self.store.load(match_id)
         if rec is None:
             raise WebError(404, f"no match {match_id!r}")
         m = self._load(rec)
+        self._kick_if_running(m)
         return m
 
     def _load(self, rec: StoredMatch) -> Match:
+        self.make_room()
         state = _rebuild(rec)
         seats = [Seat(**s) for s in rec.seats]
         m = Match(rec, state, seats)
         self.matches[rec.id] = m
+        self._alive[rec.id] = m
         return m
 
+    def _adopt(self, m: Match) -> None:
+        """Hold an unloaded match (still referenced somewhere) in memory again."""
+        if self.matches.get(m.id) is not m:
+            self.make_room()
+            self.matches[m.id] = m
+            m.unloaded = False
+        m.touched = time.monotonic()
+
+    def _kick_if_running(self, m: Match) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self.kick(m)
+
+    # -- unloading ---------------------------------------------------------
+    @staticmethod
+    def idle(m: Match) -> bool:
+        """True if nothing needs ``m`` in memory: no listener, no bot thinking, no action in progress."""
+        return not m.listeners and (m.bot_task is None or m.bot_task.done()) and not m.lock.locked()
+
+    def unload(self, m: Match) -> None:
+        """Drop ``m`` from memory; its record (seed and actions) stays in the database."""
+        if self.matches.get(m.id) is m:
+            del self.matches[m.id]
+        self._replays.pop(m.id, None)
+        m.unloaded = True
+
+    def make_room(self) -> None:
+        """Unload idle matches, least recently used first, until one more fits; else a 503."""
+        if len(self.matches) < self.max_matches:
+            return
+        for m in sorted((m for m in self.matches.values() if self.idle(m)), key=lambda m: m.touched):
+            self.unload(m)
+            if len(self.matches) < self.max_matches:
+                return
+        raise WebError(503, f"the server is busy: it holds its maximum of {self.max_matches} active matches; try again later")
+
+    def sweep(self, now: float | None = None) -> int:
+        """Unload every idle match untouched for ``idle_seconds``; returns how many."""
+        now = time.monotonic() if now is None else now
+        old = [m for m in self.matches.values() if self.idle(m) and now - m.touched >= self.idle_seconds]
+        for m in old:
+            self.unload(m)
+        return len(old)
+
+    async def _sweep_forever(self) -> None:
+        while not self.closing:
+            await asyncio.sleep(max(0.05, min(30.0, self.idle_seconds / 4)))
+            self.sweep()
+
     async def resume_all(self) -> int:
-        """Load every unfinished match and restart its bots (after a restart)."""
+        """Restart the bots of unfinished matches (after a restart); start unloading idle matches.
+
+        A match whose next move is a person's stays in the database until someone
+        opens it.  At most ``max_matches`` are resumed; the others resume when opened.
+        """
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
         n = 0
         for mid in self.store.ids(status="playing"):
-            if mid not in self.matches:
-                self._load(self.store.load(mid))  # type: ignore[arg-type]
-            self.kick(self.matches[mid])
-            n += 1
+            if mid in self.matches:
+                m = self.matches[mid]
+            else:
+                if len(self.matches) >= self.max_matches:
+                    log.warning("%d live matches: the others resume when opened", len(self.matches))
+                    break
+                rec = self.store.load(mid)
+                if rec is None:  # pragma: no cover - deleted meanwhile
+                    continue
+                m = self._load(rec)
+            self.kick(m)
+            if m.bot_task is None:
+                self.unload(m)  # a person is to move: no need to hold it
+            else:
+                n += 1
         return n
 
     # -- creation ----------------------------------------------------------
@@ -221,6 +325,7 @@ class Hub:
             elif kind == "bot":
                 agent = spec.get("agent") or default_agent
                 try:
+                    check_web_spec(agent, game)
                     check_spec(agent, game)
                     make_agent(agent, game, i, 0)
                 except BoardlabError as exc:
@@ -229,6 +334,7 @@ class Hub:
                 out.append(Seat(i, "bot", name, agent, None))
             else:
                 raise WebError(400, f"seat {i}: kind must be 'human' or 'bot', not {kind!r}")
+        self.make_room()
         if seed is None:
             seed = secrets.randbits(48)
         try:
@@ -246,6 +352,7 @@ class Hub:
         self.store.create(rec)
         m = Match(rec, state, out)
         self.matches[rec.id] = m
+        self._alive[rec.id] = m
         return m, tokens, host
 
     # -- acting ------------------------------------------------------------
@@ -264,6 +371,9 @@ class Hub:
 
         Raises :class:`WebError` (4xx) and changes nothing when anything is wrong.
         """
+        if match.unloaded:  # held by a request since before it was unloaded: in memory again
+            self._adopt(match)
+        match.touched = time.monotonic()
         if not bot:
             if seat is None:
                 raise WebError(400, "say which seat acts ('seat')")
@@ -356,21 +466,20 @@ class Hub:
             spec = match.seats[seat].agent or "random"
             # A fresh agent per decision, seeded from the match seed and the
             # decision number, so a resumed match plays on exactly as it would have.
-            agent = make_agent(spec, st.game, seat, derive_seed(match.record.seed, 1_000_003 * (seat + 1) + st.decisions))
-            snap = st.clone()
-            try:
-                action = await asyncio.to_thread(agent.act, Decision(snap, seat))
-            except Exception:  # a broken agent must not stall the match: play a random legal move
-                log.exception("agent %r failed in match %s; playing a random move", spec, match.id)
-                legal = st.legal_actions()
-                action = legal[Rng(st.decisions).below(len(legal))]
+            seed = derive_seed(match.record.seed, 1_000_003 * (seat + 1) + st.decisions)
+            action = await self.pool.think(st, seat, spec, seed)
+            if action is None or action not in st.legal_actions():
+                # timed out, failed or illegal: a deterministic random move keeps the match going
+                action = fallback_action(st, seat, match.record.seed)
             try:
                 await self.act(match, seat, None, st.decisions, list(action), bot=True)
             except WebError:
-                return  # an agent chose an illegal action: stop rather than loop
+                return
 
     async def close(self) -> None:
         self.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         tasks = [m.bot_task for m in self.matches.values() if m.bot_task is not None and not m.bot_task.done()]
         for t in tasks:
             t.cancel()
@@ -379,6 +488,7 @@ class Hub:
                 await t
             except (asyncio.CancelledError, Exception):
                 pass
+        await asyncio.to_thread(self.pool.close)
 
     # -- replays -----------------------------------------------------------
     def replay_states(self, match: Match) -> list[State]:

@@ -68,10 +68,75 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
+#: Sections (by their ``## `` heading) written for developers, not players: drawn under a fold.
+DEVELOPER_SECTIONS = ("interpretation ledger", "designed content", "balance", "agents", "benchmarks",
+                      "simulated", "implementation", "tests")
+_PATH = re.compile(r"`/?((?:[\w.-]+/)+)([\w.-]*)((?:::[\w\[\]-]+)?)`")
+_LINKED_PATH = re.compile(r"\[([^\]]+)\]\((?:\.\./|\./)*(?:boardlab|tests|docs|scripts)/[^)]*\)")
+
+
+def split_for_players(text: str) -> tuple[str, str]:
+    """A rules document split into the part for players (the overview, the rules, cards, variants)
+    and the developers' notes (interpretation ledger, designed content, balance...), both without
+    source file paths: ```tests/x/test_y.py::test_z``` becomes ```test_z``` and
+    ```boardlab/games/g/castle.txt``` becomes ```castle.txt```."""
+    players: list[str] = []
+    devs: list[str] = []
+    target = players
+    fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        if not fence and line.startswith("## "):
+            heading = line[3:].strip().lower()
+            target = devs if heading.startswith(DEVELOPER_SECTIONS) else players
+        target.append(line)
+    # an overview paragraph about the code ("Code: `boardlab/games/...`") goes with the notes
+    head, rest = _intro(players)
+    code = [p for p in head if "Code:" in p or "`boardlab/" in p or "`tests/" in p]
+    if code:
+        players = [p for p in head if p not in code] + rest
+        devs = ["## About the code", "", *[x for p in code for x in (p, "")], *devs]
+    return _no_paths("\n".join(players)), _no_paths("\n".join(devs))
+
+
+def _short_path(m: re.Match) -> str:
+    dirs, name, test = m.group(1), m.group(2), m.group(3)
+    return f"`{test[2:] or name or dirs.rstrip('/').rsplit('/', 1)[-1] + '/'}`"
+
+
+def _intro(lines: list[str]) -> tuple[list[str], list[str]]:
+    """The paragraphs before the first ``## `` heading (each joined to one string) and the rest."""
+    cut = next((i for i, line in enumerate(lines) if line.startswith("## ")), len(lines))
+    paras: list[str] = []
+    cur: list[str] = []
+    for line in lines[:cut]:
+        if line.strip():
+            cur.append(line)
+        elif cur:
+            paras.append("\n".join(cur))
+            cur = []
+    if cur:
+        paras.append("\n".join(cur))
+    return paras, lines[cut:]
+
+
+def _no_paths(md: str) -> str:
+    md = _PATH.sub(_short_path, md)
+    md = re.sub(r"`(?:[\w.-]+\.py)?::(\w[\w\[\]-]*)`", r"`\1`", md)  # `::test_x`, `file.py::test_x`
+    return _LINKED_PATH.sub(r"\1", md)
+
+
 def rules_html(cls: Any) -> str:
-    """The rules document as an HTML fragment (raw HTML in the source is escaped)."""
+    """The rules document as an HTML fragment (raw HTML in the source is escaped): the rules for
+    players first, the developers' notes folded in a ``<details class="dev-notes">`` at the end."""
     text = rules_text(cls)
     if text is None:
         body = f"<h1>{html.escape(cls.name)}</h1><p>{html.escape(cls.description or '')}</p>"
         return body + "<p><em>This game has no rules document yet.</em></p>"
-    return _md().render(text)
+    players, devs = split_for_players(text)
+    out = _md().render(players)
+    if devs.strip():
+        out += ("<details class=\"dev-notes\"><summary>Notes for developers: how the rules were read "
+                "from the design document, designed content, balance</summary>" + _md().render(devs) + "</details>")
+    return out

@@ -17,7 +17,9 @@ def test_scene_board_items_panels_and_targets():
     json.dumps(scene)
     board = scene["boards"][0]
     assert board["cols"] == board["rows"] == 8 and len(board["cells"]) == 64
-    queen = next(i for i in board["items"] if "queen on d1" in i["title"])
+    cols, rows = board["col_labels"], board["row_labels"]
+    queen = next(i for i in board["items"] if cols[i["x"]] + rows[i["y"]] == "d1")
+    assert queen["title"].startswith("white queen")
     assert "Heavy Cavalry (spent)" in queen["title"] and queen["badge"].startswith("l")
     white, black = scene["panels"]
     assert [c["name"] for c in white["cards"]] == ["Shield Bearers", "Teachings of Tor"]

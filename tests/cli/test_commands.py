@@ -237,7 +237,11 @@ def test_serve_calls_the_web_app(run, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "boardlab.web.server", fake)
     assert run("serve").exit_code == 0
     assert run("serve", "--host", "0.0.0.0", "--port", "9001", "--data-dir", str(tmp_path / "d")).exit_code == 0
+    limits = [c.pop("limits") for c in calls]
     assert calls == [
         {"host": "127.0.0.1", "port": 8000, "data_dir": None},
         {"host": "0.0.0.0", "port": 9001, "data_dir": str(tmp_path / "d")},
     ]
+    from boardlab.web.limits import Limits
+
+    assert all(isinstance(x, Limits) for x in limits)

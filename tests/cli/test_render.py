@@ -133,3 +133,39 @@ def test_walls_use_the_terminal_foreground_not_the_scene_colour():
     out = buf.getvalue()
     assert "\x1b[1m|" in out  # the wall: bold
     assert "38;5;234" not in out
+
+
+def test_a_piece_whose_badge_does_not_fit_keeps_its_letter_and_gets_a_legend_line():
+    """A lone "S(Orb)" in a narrow cell showed "[1]"; now the letter stays, marked "+", the badge in the legend."""
+    scene = grid_scene(cols=15, rows=1, col_labels=[chr(97 + i) for i in range(15)], row_labels=["1"],
+                       items=[{"id": "s", "x": 3, "y": 0, "text": "S", "badge": "Orb"},
+                              {"id": "t", "x": 4, "y": 0, "text": "a", "badge": "INV2 SLOW"}])
+    lines = scene_text(scene, width=80).splitlines()
+    row = next(line for line in lines if line.startswith("1 "))
+    assert "S+" in row and "a+" in row and "[1]" not in row
+    assert "  d1: S(Orb)" in lines and "  e1: a(INV2 SLOW)" in lines
+
+
+def test_near_black_and_near_white_pieces_use_the_terminal_foreground():
+    """Armies' black armies (#222) vanished on dark terminals, its white ones (#fff) on light ones."""
+    from rich.console import Console
+    import io
+
+    scene = grid_scene(cols=3, rows=1, items=[{"id": "b", "x": 0, "y": 0, "text": "B", "color": "#222"},
+                                              {"id": "w", "x": 1, "y": 0, "text": "W", "color": "#fff"},
+                                              {"id": "r", "x": 2, "y": 0, "text": "R", "color": "#c0392b"}])
+    buf = io.StringIO()
+    Console(file=buf, width=60, color_system="truecolor", force_terminal=True).print(render_scene(scene))
+    out = buf.getvalue()
+    assert "38;2;34;34;34" not in out and "38;2;255;255;255" not in out
+    assert "38;2;192;57;43" in out  # a real colour is kept
+
+
+def test_a_cell_label_covered_by_pieces_is_said_in_the_legend():
+    """Issue 20: room values and START were hidden under heroes."""
+    scene = grid_scene(cols=2, rows=1, col_labels=["A", "B"], row_labels=["1"],
+                       cells=[{"x": 0, "y": 0, "label": "START"}, {"x": 1, "y": 0, "label": "+1/-1"}],
+                       items=[{"id": "h", "x": 0, "y": 0, "text": "H1", "badge": "9"}])
+    lines = scene_text(scene).splitlines()
+    assert "  A1: START H1(9)" in lines
+    assert not any(line.startswith("  B1:") for line in lines)  # an uncovered label is on the board

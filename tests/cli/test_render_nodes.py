@@ -31,3 +31,20 @@ def test_nodes_without_positions_fall_back_to_a_list():
     scene = {"boards": [{"id": "b", "kind": "nodes", "nodes": [{"id": "a", "label": "Alpha"}, {"id": "z", "label": "Zed"}], "edges": [["a", "z"]]}]}
     text = scene_text(scene)
     assert "Alpha" in text and "-> Zed" in text
+
+
+def test_a_node_map_never_cuts_an_item_and_names_listed_nodes_by_their_board_label():
+    scene = {"boards": [{
+        "id": "ring", "kind": "nodes",
+        "nodes": [{"id": "r0", "x": 0.0, "y": 0.0, "label": "NT", "title": "North temple (NT)"},
+                  {"id": "r1", "x": 1.0, "y": 0.0, "label": "N1", "title": "North focus 1 (N1)"},
+                  {"id": "r2", "x": 0.5, "y": 1.0, "label": "N2", "title": "North focus 2 (N2)"}],
+        "items": [{"id": "p", "node": "r0", "text": "P1", "badge": "10"},
+                  {"id": "s", "node": "r1", "text": "Chi2", "badge": "5"}, {"id": "t", "node": "r1", "text": "T3"}],
+    }]}
+    lines = scene_text(scene).splitlines()
+    top = lines[0]
+    assert "P1(1" not in top and "P1" in top and "[2]" in top and "Chi2" not in top  # whole, or a count
+    listed = {line.split()[0]: line for line in lines[1:] if line.strip()}
+    assert "P1(10)" in listed["NT"] and "North temple (NT)" in listed["NT"]
+    assert "Chi2(5)" in listed["N1"] and "T3" in listed["N1"]

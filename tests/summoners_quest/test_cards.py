@@ -225,6 +225,136 @@ def test_statuses_tick_at_the_end_of_their_owners_turn_and_poison_at_its_start()
     assert st.status[1] == [["poisoned", 1]]
 
 
+# -- Status durations: a status lasts through the number of its holder's turns the card says ---------
+def end(st):
+    st.phase = "post"
+    st._legal = None
+    st.apply(("end",))
+
+
+def next_own_turn(st):
+    """End seat 0's turn and seat 1's (2 players): seat 0's next turn starts."""
+    end(st)
+    end(st)
+    assert st.active == 0
+
+
+def spring_on_own_turn(trap, who):
+    """Seat 0's summoner (or its summon) lands on seat 1's face-down ``trap`` and fails the roll."""
+    st = fresh()
+    st.traps[3] = [trap, 1]
+    pid = "P0" if who == "summoner" else put(st, 0, "oni", 1)  # oni: a normal mover
+    rolled(st, 1, 2 if who == "summoner" else 1)
+    script(st, 1)  # the negation roll fails
+    st.apply(("move", "P" if pid == "P0" else pid, 3, -1))
+    assert st.rng.faces == [] and 3 not in st.traps
+    return st, pid
+
+
+def moves_of(st, pid):
+    return [a for a in st.legal_actions() if a[0] == "move" and a[1] == ("P" if pid == "P0" else pid)]
+
+
+ONE_TURN_TRAPS = [  # (trap, victim, status): every 1-turn status a trap gives
+    ("snare", "summoner", "stunned"),
+    ("snare", "summon", "stunned"),
+    ("frost_rune", "summoner", "stunned"),
+    ("frost_rune", "summon", "stunned"),
+    ("quicksand", "summon", "stunned"),
+    ("curupira_tracks", "summoner", "reversed"),
+    ("reverse_current", "summoner", "reversed"),
+    ("reverse_current", "summon", "reversed"),
+    ("lure_of_the_iara", "summoner", "reversed"),
+    ("lure_of_the_iara", "summon", "reversed"),
+]
+
+
+@pytest.mark.parametrize("trap, who, status", ONE_TURN_TRAPS)
+def test_a_one_turn_status_from_a_trap_holds_through_the_victims_next_turn(trap, who, status):
+    # Traps spring on the victim's own turn, after its move; "for 1 turn" is one whole turn of the
+    # victim, so it is the victim's next turn that is stunned or reversed (ledger: status durations).
+    st, pid = spring_on_own_turn(trap, who)
+    next_own_turn(st)
+    assert st.has_status(pid, status)
+    here = st.pos_of(pid)
+    rolled(st, 3, 3)
+    if status == "stunned":
+        assert moves_of(st, pid) == []
+    else:  # reversed: backwards only (counter-clockwise), never clockwise
+        assert moves_of(st, pid) and all(a[3] == -2 and a[2] == st.game.board.backward(here, 6) for a in moves_of(st, pid))
+    next_own_turn(st)
+    assert not st.has_status(pid, status)
+    rolled(st, 3, 3)
+    assert any(a[3] != -2 for a in moves_of(st, pid))
+
+
+def test_quicksand_slows_the_summoner_for_its_next_two_turns():
+    st, pid = spring_on_own_turn("quicksand", "summoner")
+    for _ in range(2):
+        next_own_turn(st)
+        here = st.pos[0]
+        rolled(st, 3, 3)
+        assert [a[2] for a in moves_of(st, pid)] == [here + 4]  # 6 - 2
+    next_own_turn(st)
+    assert not st.has_status(pid, "slowed")
+
+
+def bites(st, turns=4):
+    """The summoner's life at the start of each of seat 0's next ``turns`` turns."""
+    out = []
+    for _ in range(turns):
+        next_own_turn(st)
+        out.append(st.life[0])
+    return out
+
+
+def test_thorn_hedge_poison_bites_once():
+    st, _ = spring_on_own_turn("thorn_hedge", "summoner")
+    assert st.life[0] == 9  # damage 1
+    assert bites(st) == [8, 8, 8, 8]
+
+
+def test_poisoned_two_turns_bites_twice_from_a_trap_as_from_a_spell():
+    # Poison Darts (trap, "poisoned for 2 turns") and Poison Cloud (spell, "poisoned for 2 turns")
+    st, _ = spring_on_own_turn("poison_darts", "summoner")
+    darts = bites(st)
+    st = fresh()
+    st.pos[1] = 2
+    end(st)  # seat 1's turn: it casts Poison Cloud on seat 0's space
+    give(st, 1, "poison_cloud")
+    st.apply(("cast", "poison_cloud", 0))
+    st.phase = "post"
+    st._legal = None
+    st.apply(("end",))  # seat 0's turn starts: the first bite
+    cloud = [st.life[0]] + bites(st, 3)
+    assert darts == cloud == [9, 8, 8, 8]
+
+
+def test_self_statuses_count_the_turn_they_are_cast_only_before_the_roll():
+    # Haste ("hasted for 2 turns") cast before the roll speeds this move and the next; cast after the
+    # move, it speeds the next two.
+    st = fresh()
+    give(st, 0, "haste", "haste")
+    st.apply(("cast", "haste", "P0"))
+    rolled(st, 1, 1)
+    assert [a[2] for a in moves_of(st, "P0")] == [4]  # 2 + 2
+    next_own_turn(st)
+    rolled(st, 1, 1)
+    assert [a[2] for a in moves_of(st, "P0")] == [4]
+    next_own_turn(st)
+    assert not st.has_status("P0", "hasted")
+    st.phase = "post"
+    st._legal = None
+    st.apply(("cast", "haste", "P0"))  # after the move: the next two turns
+    for _ in range(2):
+        next_own_turn(st)
+        here = st.pos[0]
+        rolled(st, 1, 1)
+        assert [a[2] for a in moves_of(st, "P0")] == [here + 4]
+    next_own_turn(st)
+    assert not st.has_status("P0", "hasted")
+
+
 # -- the effect vocabulary, one scenario per kind ----------------------------------------------------
 @pytest.mark.parametrize("effect, check", [
     (("damage", 3), lambda st: st.life[1] == 8),  # Aegis guards 1

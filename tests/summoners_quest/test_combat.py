@@ -187,6 +187,37 @@ def test_defeated_occupant_is_evicted_to_the_attackers_portal_and_loses_the_coun
     assert st.usage["rule:eviction"] == [1, 0]
 
 
+HALL_B_OF_GATE_1 = 32 + 3 * 1 + 2  # the last hall before the chamber on the attacker's gate (portal 12)
+
+
+def test_a_steadfast_summon_that_loses_attacking_into_the_chamber_moves_back_too():
+    # "If the attacker loses combat, they must move back one space from where they initially landed"
+    # Ledger: steadfast ("cannot be pushed back") keeps its ground on the ring, but never keeps an
+    # attacker in the chamber, where nothing leaves by dice and it could never move again.
+    st = fresh()
+    st.gates = 0b0010
+    st.pos[1], st.hold[1] = CH, 2
+    st.life[1] = 3  # the winning summoner deals its life (3) to the Minotaur (life 5): it survives
+    s = put(st, 0, "minotaur", 12)
+    st.mana[0] = st.mana[1] = 0
+    rolled(st, 2, 2)
+    script(st, 1, 6)
+    st.apply(("move", s, CH, 1))
+    assert st.rng.faces == [] and st.usage["combat:lost"] == [1, 0]
+    assert st.pos_of(s) == HALL_B_OF_GATE_1 and st.pos[1] == CH and st.hold[1] == 2
+    rolled(st, 1, 1)  # on a later turn it can move again (toward the chamber: the halls are one-way)
+    assert ("move", s, CH, -1) in st.legal_actions()
+    # and on the ring the steadfast attacker still holds its ground (the movement note)
+    st = fresh()
+    s = put(st, 0, "minotaur", 2)
+    st.mana[0] = 0
+    st.pos[1], st.life[1] = 5, 3
+    rolled(st, 1, 2)
+    script(st, 1, 6)
+    st.apply(("move", s, 5, -1))
+    assert st.usage["combat:lost"] == [1, 0] and st.pos_of(s) == 5
+
+
 def test_losing_attacker_in_the_chamber_goes_back_to_its_hall():
     st = fresh()
     st.gates = 0b0010
@@ -198,23 +229,53 @@ def test_losing_attacker_in_the_chamber_goes_back_to_its_hall():
     assert st.pos[0] == 32 + 3 * 1 + 2 and st.pos[1] == CH and st.hold[1] == 2
 
 
-def test_monster_defending_in_the_chamber_moves_the_attacker_out():
-    # "If a player in the victory space has a monster with them and the monster loses, the attacker
-    # moves one space outside of the victory space."
+
+
+def monster_in_the_chamber():
+    """Seat 1's summoner holds the chamber (hold 1) with Talos; seat 0's summoner at portal 12 rolls 4."""
     st = fresh()
     st.gates = 0b0010
     st.pos[1], st.hold[1] = CH, 1
     s = put(st, 1, "talos", CH)
-    st.mana[1] = 0
+    st.mana[1] = 0  # no combat ability prompt: the scripted dice decide the fight
     st.pos[0] = 12
     rolled(st, 2, 2)
+    return st, s
+
+
+def test_monster_defending_in_the_chamber_moves_the_attacker_out():
+    # "If a player in the victory space has a monster with them and the monster loses, the attacker
+    # moves one space outside of the victory space. On the next turn, the attacking monster may
+    # reenter but the defending player stays in the victory space."
+    st, s = monster_in_the_chamber()
+    uid = int(s[1:])
+    st.life[0] = 4  # a summoner deals its life to a summon: 4 < Talos's 6, so the monster survives
+    script(st, 6, 1)  # scripted before the move: no die is rolled until the combat dice
     st.apply(("move", "P", CH, 1))
     st.apply(("attack", "P0", "P1"))
-    st.apply(("defend", int(s[1:])))
-    script(st, 6, 1)
-    st.apply(("fight",)) if st.stack else None
-    assert st.pos[0] == 32 + 3 * 1 + 2 and st.pos[1] == CH and st.hold[1] == 1
-    assert st.summons[int(s[1:])].pos == CH
+    st.apply(("defend", uid))
+    assert st.rng.faces == [] and not st.stack  # the fight was decided on these dice
+    assert st.usage["combat:won"] == [1, 0]
+    assert st.pos[0] == HALL_B_OF_GATE_1 and st.pos[1] == CH and st.hold[1] == 1
+    assert st.summons[uid].pos == CH and st.summons[uid].damage == 4
+
+
+def test_a_monster_destroyed_defending_in_the_chamber_still_moves_the_attacker_out():
+    # The same sentence when the winner's damage destroys the monster (a summoner at full life deals
+    # 10 to Talos): the monster still lost, so the attacker still moves one space outside.
+    for target in ("defend", "attack"):
+        st, s = monster_in_the_chamber()
+        uid = int(s[1:])
+        script(st, 6, 1)
+        st.apply(("move", "P", CH, 1))
+        if target == "defend":  # the occupant's monster takes the fight for it
+            st.apply(("attack", "P0", "P1"))
+            st.apply(("defend", uid))
+        else:  # the attacker picks the monster itself
+            st.apply(("attack", "P0", s))
+        assert st.rng.faces == [] and uid not in st.summons
+        assert st.pos[0] == HALL_B_OF_GATE_1, target
+        assert st.pos[1] == CH and st.hold[1] == 1
 
 
 def test_every_summoner_in_the_chamber_counts_its_own_hold():

@@ -83,7 +83,34 @@ def test_scene_has_the_board_panels_and_click_targets():
     targets = {tuple(t["clicks"]) for t in scene["targets"]}
     assert ("card:fireball", "item:P1") in targets and ("card:pitfall", "board:r5") in targets
     gate = next(n for n in board["nodes"] if n["id"] == "g0")
-    assert gate["label"] == "G1x"
+    assert gate["label"] == "G1" and gate["title"].endswith("closed: 10 mana to open")
+
+
+def test_every_space_has_one_board_label_and_actions_name_it():
+    """Issue 20: "start at North temple" must match the board's label; every temple is labelled."""
+    st = make("summoners-quest").new_state(3)
+    scene = st.game.scene(st.view(st.current_seat()), st.legal_actions())
+    nodes = scene["boards"][0]["nodes"]
+    labels = [n["label"] for n in nodes]
+    assert all(labels) and len(set(labels)) == len(labels) == 45
+    by_id = {n["id"]: n["label"] for n in nodes}
+    temples = [t for t in scene["targets"] if st.legal_actions()[t["action"]][0] == "temple"]
+    assert len(temples) == 4
+    for t in temples:
+        label = by_id[t["clicks"][0].split(":")[1]]
+        described = st.describe(st.legal_actions()[t["action"]])
+        assert described.endswith(f"temple ({label})") and t["label"] == described, (described, label)
+    assert {by_id[f"r{i}"] for i in (0, 8, 16, 24)} == {"NT", "ET", "ST", "WT"}
+    # the log names the space the same way, and so do moves, by the code drawn on the destination
+    st.apply(st.legal_actions()[0])
+    assert st.events()[-1]["text"].endswith("starts at the North temple (NT).")
+    while st.phase != "move":
+        st.apply(st.legal_actions()[-1] if st.phase == "pre" else st.legal_actions()[0])
+    scene = st.game.scene(st.view(st.current_seat()), st.legal_actions())
+    moves = [t for t in scene["targets"] if t["label"].startswith("move")]
+    assert moves
+    for t in moves:
+        assert t["label"].endswith(f"({by_id[t['clicks'][-1].split(':')[1]]})"), t
 
 
 def test_metrics_and_action_tags():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -13,6 +14,11 @@ from boardlab.web.app import create_app
 from .devserver import register_test_games
 
 register_test_games()
+
+# These tests create many matches from one client address; the creation-rate
+# limit is tested on its own with explicit limits (test_limits.py).
+os.environ.setdefault("BOARDLAB_CREATE_RATE", "1000000")
+os.environ.setdefault("BOARDLAB_CREATE_BURST", "1000000")
 
 
 @pytest.fixture

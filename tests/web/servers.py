@@ -51,15 +51,16 @@ def call(base: str, method: str, path: str, body: Any = None, token: str | None 
 class SubprocessServer:
     """``python -m tests.web.devserver`` on a free port; ``kill()`` sends SIGKILL."""
 
-    def __init__(self, data_dir: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, data_dir: Path, bot_delay: float = 0.0, env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
         self.bot_delay = bot_delay
+        self.env = env or {}
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> "SubprocessServer":
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        env = {**os.environ, **self.env, "PYTHONPATH": str(REPO)}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.web.devserver", "--port", str(self.port),
              "--data-dir", str(self.data_dir), "--bot-delay", str(self.bot_delay)],
@@ -71,6 +72,15 @@ class SubprocessServer:
             self.kill()
             raise
         return self
+
+    def terminate(self, timeout: float) -> int | None:
+        """Send SIGTERM and wait up to ``timeout`` seconds; the exit code, or None if still running."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -84,14 +94,14 @@ class SubprocessServer:
 class ThreadServer:
     """The app served by uvicorn in a background thread of this process."""
 
-    def __init__(self, data_dir: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, data_dir: Path, bot_delay: float = 0.0, **app_kw: Any) -> None:
         import uvicorn
 
         from boardlab.web.app import MAX_BODY, create_app
 
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.app = create_app(data_dir=data_dir, bot_delay=bot_delay)
+        self.app = create_app(data_dir=data_dir, bot_delay=bot_delay, **app_kw)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=MAX_BODY)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

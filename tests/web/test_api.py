@@ -313,3 +313,36 @@ def test_security_headers_and_no_caching_of_views(client):
     assert res.headers["cache-control"] == "no-store"
     assert res.headers["x-content-type-options"] == "nosniff" and res.headers["referrer-policy"] == "no-referrer"
     assert client.get("/").headers["x-frame-options"] == "DENY"
+
+
+def test_names_typed_in_the_lobby_appear_in_the_scene_actions_and_log(client):
+    """Issue 20: names typed in the lobby appeared only in the header chip."""
+    m = create(client, "summoners-quest", seats=[{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}], players=2, seed=1)
+    toks = [s["token"] for s in m["seats"]]
+    mid = m["match"]["id"]
+    snap = _state(client, mid, 0, toks[0])
+    first = snap["acting"]
+    name = ["Ada", "Bob"][first]
+    tok = toks[first]
+    snap = _state(client, mid, first, tok)
+    assert snap["scene"]["status"] == f"{name} to act"
+    assert [p["title"] for p in snap["scene"]["panels"][:2]] == ["Ada", "Bob"]
+    r = client.post(f"/api/matches/{mid}/actions", json={"seat": first, "index": 0, "state_id": snap["state_id"]}, headers=auth(tok))
+    assert r.status_code == 200, r.text
+    texts = [e["text"] for e in _state(client, mid, first, tok)["events"]]
+    assert any(t.startswith(f"{name} starts at") for t in texts), texts
+    assert not any("Player 1" in t or "Player 2" in t for t in texts), texts
+
+
+@pytest.mark.parametrize("game_id", ["blackfire", "wizards-labyrinth", "armies", "dungeons-jewel", "summoners-quest"])
+def test_rules_drawer_puts_the_rules_first_and_developer_notes_under_a_fold_without_paths(client, game_id):
+    """Issue 20: the rules drawer opened on developer notes with source file paths."""
+    import re
+
+    page = client.get(f"/api/games/{game_id}/rules").json()["html"]
+    players, _, fold = page.partition('<details class="dev-notes">')
+    assert fold and fold.rstrip().endswith("</details>")
+    assert re.search(r"<h2>Rules as implemented", players)
+    assert "Interpretation ledger" not in players and "Interpretation ledger" in fold
+    assert not re.search(r"\b(?:boardlab|tests|docs)/[\w/.-]*|/work/|::test_", page), re.findall(r"\b(?:boardlab|tests)/[\w/.-]*", page)[:3]
+    assert "Code:" not in players

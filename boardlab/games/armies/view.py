@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from boardlab.engine.scene import status_line
+from boardlab.engine.scene import chess_axes, status_line
 
 from . import board as B
 from .content import DOMAIN_NAMES, DOMAINS, cost_text
@@ -179,7 +179,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         light = (x + y) % 2 == 0
         hl = s["last_move"] is not None and sq in s["last_move"]
         cells.append({"x": x, "y": y, "fill": "#f0d9b5" if light else "#b58863", "highlight": hl,
-                      "label": B.square_name(sq) if y == 7 or x == 0 else ""})
+                      "title": B.square_name(sq)})
     items = []
     for a in s["armies"]:
         x, y = _xy(a["sq"])
@@ -188,7 +188,8 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
             badges.append(("L" if not a["spent"] else "l") + (f"+{a['hope']}" if a["hope"] else ""))
         if a["attached"]:
             badges.append(str(len(a["attached"])))
-        title = [f"{SEATS[a['seat']]} {B.PIECE_NAMES[a['kind']]} on {B.square_name(a['sq'])}"]
+        # no square in the title: the axes name it, and a text legend then lists each kind of piece once
+        title = [f"{SEATS[a['seat']]} {B.PIECE_NAMES[a['kind']]}"]
         if a["offense"] or a["defense"]:
             title.append(f"offense {a['offense']} / defense {a['defense']}")
         if any(a["max"]):
@@ -263,7 +264,8 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         elif k == "chain":
             clicks = [_cell(act[1])]
         if clicks:
-            targets.append({"action": i, "clicks": clicks, "label": ""})
+            label = f"{B.square_name(act[1])} to {B.square_name(act[2])}" if k == "move" else ""
+            targets.append({"action": i, "clicks": clicks, "label": label})
     phase = {"opp1": "First Opportunity / Move", "opp2": "Second Opportunity / Rest", "setup": "Setup",
              "moving": "Move", "over": "Game over"}.get(s["phase"], s["phase"])
     prompt = ""
@@ -281,7 +283,8 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         "status": status_line(view, [n.capitalize() for n in SEATS]) + f" - turn {view['turn']}, {phase}"
         + (" (major action used)" if s["major_used"] else ""),
         "prompt": prompt,
-        "boards": [{"id": "main", "kind": "grid", "cols": 8, "rows": 8, "cells": cells, "items": items}],
+        "boards": [{"id": "main", "kind": "grid", "cols": 8, "rows": 8, **chess_axes(8, 8, rank_up=True),
+                    "cells": cells, "items": items}],
         "panels": panels,
         "targets": targets,
     }

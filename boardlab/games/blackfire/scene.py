@@ -16,6 +16,12 @@ from boardlab.engine.scene import cell_id, chess_axes, status_line
 
 COLOURS = {"green": "#2e8b3a", "red": "#c0392b"}
 LETTER = {"sorcerer": "S", "archer": "A", "warrior": "W"}
+
+
+def unit_letter(side: str, kind: str) -> str:
+    """A unit's letter: upper case for green, lower case for red (as in chess notation), so the
+    sides differ without colour (piped or monochrome terminals, red-green colour blindness)."""
+    return LETTER[kind] if side == "green" else LETTER[kind].lower()
 FILL = {
     ".": "#e9e1d0", "T": "#f1d48a", "G": "#b9e0ae", "#": "#3b3631",
     "1": "#f0c0b8", "2": "#f0c0b8", "3": "#f0c0b8", "4": "#f0c0b8",
@@ -23,11 +29,11 @@ FILL = {
 }
 PROMPTS = {
     "place": "Choose a square for a face-down token (you do not know which token it is)",
-    "shoot": "Your archer may kill one of these: click the enemy to shoot",
+    "shoot": "Your archer may kill one of these: pick the enemy to shoot",
     "speed": "Speed: move the unit up to {points} more spaces, or stop",
-    "teleport": "Teleport: click a square up to 3 spaces away (walls do not matter), or stay",
-    "displace": "Displace: click an enemy unit, then a square up to 2 spaces from it",
-    "revive-token": "Revive: click a dead unit of yours, then any square",
+    "teleport": "Teleport: choose a square up to 3 spaces away (walls do not matter), or stay",
+    "displace": "Displace: pick an enemy unit, then a square up to 2 spaces from it",
+    "revive-token": "Revive: pick a dead unit of yours, then any square",
 }
 
 
@@ -102,12 +108,12 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
                 title += ", slowed (1 less space)"
             if u["moved"]:
                 title += ", has moved this turn"
-            items.append({"id": f"u{u['id']}", "x": x, "y": y, "text": LETTER[u["kind"]], "color": COLOURS[u["side"]],
+            items.append({"id": f"u{u['id']}", "x": x, "y": y, "text": unit_letter(u["side"], u["kind"]), "color": COLOURS[u["side"]],
                           "shape": "square" if u["kind"] == "warrior" else "circle",
                           "badge": " ".join(badges), "title": title})
         elif u["respawn"] is not None and st.get("red_start"):
             start = castle.green_start if u["side"] == "green" else castle.red_starts[st["red_start"] - 1]
-            items.append({"id": f"ghost{u['id']}", "x": start % w, "y": start // w, "text": "S", "color": "#9a9a9a",
+            items.append({"id": f"ghost{u['id']}", "x": start % w, "y": start // w, "text": unit_letter(u["side"], "sorcerer"), "color": "#9a9a9a",
                           "shape": "circle", "face_down": False, "badge": f"in {u['respawn']}",
                           "title": f"the {u['name']} respawns here in {u['respawn']} of its turns"})
     names = game.seat_names()

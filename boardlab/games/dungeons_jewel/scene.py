@@ -25,7 +25,7 @@ TOKEN_COLORS = {"hazard": "#8a5a2b", "monster": "#7a1f7a", "trapdoor": "#333", "
 
 PROMPTS = {
     "place": "Place the token you drew: keep it secret (face down) or show it (face up)",
-    "wall": "Turn the wall: click the neighbouring room it should shut off",
+    "wall": "Turn the wall: choose the neighbouring room it should shut off",
     "survive": "Survive the room: use an item or roll",
     "take": "Take one item from the player you defeated",
 }

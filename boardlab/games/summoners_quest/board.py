@@ -26,11 +26,25 @@ RING = 32
 KINDS_RING = ("temple", "focus", "portal")
 
 
+def _code(i: int, kind: str, sp: dict) -> str:
+    """A space's board code: the first letter of its name and ``T`` (temple), ``P`` (portal) or
+    its place in the section (focus points) on the ring (``NT``, ``N1``, ``NP``); ``G1``-``G4`` for
+    the mana gates (as "open gate 1" numbers them), ``H1a``/``H1b`` for the halls behind gate 1,
+    ``CV`` for the chamber."""
+    if i < RING:
+        letter = str(sp.get("name", "R"))[:1].upper() or "R"
+        return letter + ("T" if kind == "temple" else "P" if kind == "portal" else str(i % 8))
+    if kind == "chamber":
+        return "CV"
+    k, j = divmod(i - RING, 3)
+    return f"H{k + 1}{'ab'[j - 1]}" if j else f"G{k + 1}"
+
+
 class Board:
     """Static board geometry shared by every state of a game."""
 
     __slots__ = ("ids", "names", "kinds", "fwd", "back", "gate_of_portal", "portal_of_gate",
-                 "gate_of_space", "temples", "portals", "chamber", "size", "_dist", "index")
+                 "gate_of_space", "codes", "temples", "portals", "chamber", "size", "_dist", "index")
 
     def __init__(self, doc: Any, path: str) -> None:
         def bad(msg: str) -> ContentError:
@@ -84,8 +98,14 @@ class Board:
             raise bad("each hall must belong to exactly one gate path")
         spaces = ring + order + chambers
         self.ids = [sp["id"] for sp in spaces]
-        self.names = [str(sp.get("name", sp["id"])) for sp in spaces]
         self.kinds = [sp["kind"] for sp in spaces]
+        # the short names drawn on the board; every action and log line names a space by its
+        # full name followed by this code, e.g. "North temple (NT)"
+        self.codes = [str(sp["code"]) if isinstance(sp.get("code"), str) else _code(i, self.kinds[i], sp)
+                      for i, sp in enumerate(spaces)]
+        if len(set(self.codes)) != len(self.codes):
+            raise bad("space codes must be unique")
+        self.names = [f"{sp.get('name', sp['id'])} ({code})" for sp, code in zip(spaces, self.codes)]
         self.size = len(spaces)
         self.index = {sid: i for i, sid in enumerate(self.ids)}
         self.chamber = self.size - 1

@@ -113,35 +113,35 @@ class CombatMixin(_Base):
         self.count("combat:won", self.owner(winner))
         self.count("combat:lost", self.owner(loser))
         dmg = self.hit(winner, loser)
+        board = self.game.board
+        # "If a player in the victory space has a monster with them and the monster loses, the
+        # attacker moves one space outside": decided before the damage, which may destroy the monster.
+        owner = self.owner(dfn)
+        monster_with_occupant = (space == board.chamber and dfn[0] == "S" and self.alive[owner]
+                                 and self.pos[owner] == board.chamber)
         self.combat = None
         self.emit(f"{self.label(winner)} wins the combat.", {"winner": winner, "loser": loser})
         self.damage(loser, dmg)
         if self.winner is not None:
             return
-        board = self.game.board
         if att_wins:
-            if not self.exists(dfn):
+            if monster_with_occupant:  # destroyed or not, the monster lost
+                self.set_pos(att, board.gate_space(self.entry.get(att, 0)) + 2)
+                self.emit(f"{self.label(att)} is driven out of the chamber.", {"moved": att})
+            elif not self.exists(dfn):
                 return
-            if space == board.chamber:
-                owner = self.owner(dfn)
-                if dfn[0] == "S" and self.alive[owner] and self.pos[owner] == board.chamber:
-                    self.set_pos(att, board.gate_space(self.entry.get(att, 0)) + 2)
-                    self.emit(f"{self.label(att)} is driven out of the chamber.", {"moved": att})
-                else:
-                    self.set_pos(dfn, board.portal_of_gate[self.entry.get(att, 0)])
-                    self.count("rule:eviction", self.owner(att))
-                    self.emit(f"{self.label(dfn)} is evicted from the chamber.", {"evicted": dfn})
+            elif space == board.chamber:
+                self.set_pos(dfn, board.portal_of_gate[self.entry.get(att, 0)])
+                self.count("rule:eviction", self.owner(att))
+                self.emit(f"{self.label(dfn)} is evicted from the chamber.", {"evicted": dfn})
             else:
                 self.move_back(dfn, 1)
         else:
             if not self.exists(att):
                 return
             if space == board.chamber:
-                back = board.gate_space(self.entry.get(att, 0)) + 2
-                card = self.card_of(att)
-                if card is not None and card.move == "steadfast":
-                    back = space
-                self.set_pos(att, back)
+                # "must move back one space": steadfast or not, nobody keeps a lost attack's chamber
+                self.set_pos(att, board.gate_space(self.entry.get(att, 0)) + 2)
             else:
                 self.move_back(att, 1)
             new = self.pos_of(att)

@@ -113,7 +113,17 @@ class EffectsMixin(_Base):
 
     # -- the effect vocabulary ----------------------------------------------
     def add_status(self, pid: str, name: str, turns: int) -> None:
-        """Summoners hold up to 3 effects (a full set refuses new ones); a monster holds 1 (replaced)."""
+        """Summoners hold up to 3 effects (a full set refuses new ones); a monster holds 1 (replaced).
+
+        ``turns`` is the card's count of its holder's turns.  The stored count is the number of the
+        holder's turn ends still to pass (``tick_statuses`` takes one off at each): a turn of the
+        holder counts when the status is in force at its roll, so a status gained during the holder's
+        own turn after the roll (a trap, a combat ability, an after-move cast) stores one more and
+        starts counting at the holder's next turn.
+        """
+        shown = turns
+        if self.owner(pid) == self.active and self.phase not in ("temple", "pre"):
+            turns += 1
         if pid[0] == "P":
             sts = self.status[int(pid[1:])]
             for st in sts:
@@ -127,7 +137,7 @@ class EffectsMixin(_Base):
         else:
             m = self.summons[int(pid[1:])]
             m.status, m.status_turns = name, turns
-        self.emit(f"{self.label(pid)} is {name} for {turns} turn(s).", {"piece": pid, "status": name, "turns": turns})
+        self.emit(f"{self.label(pid)} is {name} for {shown} turn(s).", {"piece": pid, "status": name, "turns": shown})
 
     def damage(self, pid: str, n: int) -> None:
         n = max(0, n - self.passive(pid, "guard") - (1 if self.has_status(pid, "shielded") else 0))

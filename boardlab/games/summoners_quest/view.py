@@ -28,7 +28,7 @@ PROMPTS = {
     "hand_full": "Your hand is full: discard a card to draw, or keep it",
 }
 COLORS = ["#c0392b", "#2471a3", "#229954", "#b7950b"]
-FILLS = {"temple": "#f5d76e", "focus": "#d6eaf8", "portal": "#d2b4de", "gate": "#a3a3a3", "hall": "#fad7a0", "chamber": "#f1948a"}
+FILLS = {"temple": "#f5d76e", "focus": "#d6eaf8", "portal": "#d2b4de", "gate": "#a3a3a3", "gate_open": "#82e0aa", "hall": "#fad7a0", "chamber": "#f1948a"}
 
 
 def state_view(st: "SummonersQuestState", seat: int | None) -> dict[str, Any]:
@@ -69,24 +69,24 @@ def _public_prompt(pr) -> dict[str, Any]:
 
 def describe_action(st: "SummonersQuestState", a: tuple) -> str:
     cards = st.game.cards
-    names = st.game.board.names
+    board = st.game.board
     kind = a[0]
 
     def tgt(t: Any) -> str:
-        return names[t] if isinstance(t, int) else st.label(t)
+        return board.names[t] if isinstance(t, int) else st.label(t)
 
     if kind == "temple":
-        return f"start at {names[a[1]]}"
+        return f"start at {board.names[a[1]]}"
     if kind == "move":
         who = "summoner" if a[1] == "P" else st.label(a[1]) if a[1][0] == "S" else f"summoner with {st.label('S' + a[1][1:])} (half roll)"
         how = " backwards" if a[3] == -2 else f" through gate {a[3] + 1}" + ("" if st.gates >> a[3] & 1 else " (open it)") if a[3] >= 0 else ""
-        return f"move {who}{how} to {names[a[2]]}"
+        return f"move {who}{how} to {board.names[a[2]]}"
     if kind in ("summon", "cast", "equip", "use", "trap", "unequip"):
         verb = {"summon": "summon", "cast": "cast", "equip": "equip", "use": "use", "trap": "set trap", "unequip": "discard"}[kind]
         rest = f" on {tgt(a[2])}" if len(a) > 2 else ""
         return f"{verb} {cards[a[1]].name}{rest}"
     if kind == "open":
-        return f"open gate {a[1] + 1} ({st.game.option_values['gate_cost']} mana)"
+        return f"open gate {a[1] + 1} (G{a[1] + 1}, {st.game.option_values['gate_cost']} mana)"
     if kind == "ability":
         m = st.summons.get(a[1])
         name = cards[m.card].ability.name if m else "ability"
@@ -178,17 +178,14 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
         x, y = node_xy(board, i)
         kind = board.kinds[i]
         title = board.names[i]
-        if i < 32:
-            label = {"temple": "T", "focus": "f", "portal": "P"}[kind] + str(i)
-        elif kind == "chamber":
-            label = "CV"
-        else:
-            k, j = divmod(i - 32, 3)
-            label = f"H{k + 1}{'ab'[j - 1]}" if j else f"G{k + 1}" + ("" if gates[k] else "x")
-            if not j:
-                title += " (open)" if gates[k] else " (closed: 10 mana to open)"
+        label = board.codes[i]
+        fill = FILLS[kind]
+        if kind == "gate":
+            k = (i - 32) // 3
+            title += ", open" if gates[k] else ", closed: 10 mana to open"
+            fill = FILLS["gate_open"] if gates[k] else fill
         nodes.append({"id": board.ids[i], "x": round(x, 4), "y": round(y, 4), "label": label,
-                      "fill": FILLS[kind], "title": title, "highlight": st.get("landing") == i})
+                      "fill": fill, "title": title, "highlight": st.get("landing") == i})
     edges = [[board.ids[i], board.ids[(i + 1) % 32]] for i in range(32)]
     for k in range(4):
         g = board.gate_space(k)
@@ -201,13 +198,13 @@ def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Seque
                           "color": COLORS[p["seat"] % 4], "shape": "token", "badge": str(p["life"]),
                           "title": f"Player {p['seat'] + 1}: {p['life']} life"})
     for m in st.get("summons", []):
-        items.append({"id": f"S{m['uid']}", "node": board.ids[m["space"]], "text": m["name"][:3], "color": COLORS[m["owner"] % 4],
+        items.append({"id": f"S{m['uid']}", "node": board.ids[m["space"]], "text": m["name"][:3] + str(m["owner"] + 1), "color": COLORS[m["owner"] % 4],
                       "shape": "square", "badge": str(m["life"]),
                       "title": f"{m['name']} (P{m['owner'] + 1}): attack {m['attack']}, life {m['life']}" + (f", {m['status']}" if m["status"] else "")
                       + (", " + ", ".join(cards[c].name for c in m["equipment"]) if m["equipment"] else "")})
     for t in st.get("traps", []):
         name = cards[t["card"]].name if t["card"] else "face-down trap"
-        items.append({"id": f"trap{t['space']}", "node": board.ids[t["space"]], "text": "T", "color": COLORS[t["owner"] % 4],
+        items.append({"id": f"trap{t['space']}", "node": board.ids[t["space"]], "text": f"T{t['owner'] + 1}", "color": COLORS[t["owner"] % 4],
                       "shape": "card", "face_down": t["card"] is None, "title": f"{name} (P{t['owner'] + 1})"})
     panels = []
     for p in st.get("players", []):
@@ -296,6 +293,10 @@ def _label(game, a: tuple) -> str:
         return x
 
     kind = a[0]
+    if kind == "temple":
+        return f"start at {word(a[1])}"
+    if kind == "open":
+        return f"open gate {a[1] + 1} (G{a[1] + 1})"
     if kind == "move":
         return f"move {word(a[1]) if a[1] != 'P' else 'summoner'} to {word(a[2])}"
     if kind in ("ability", "boost", "defend"):

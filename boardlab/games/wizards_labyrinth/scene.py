@@ -132,18 +132,24 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
 
 
 def _wheel(w: dict[str, Any]) -> dict[str, Any]:
-    """The mana wheel as a ring of nodes 0..max; the pointer marks the current value."""
-    top = w["mana_max"]
+    """The mana wheel as a ring of nodes 0..max; the pointer (an item) marks the current value.
+
+    The board's title says it in words ("Mana wheel: 2 of 8, 0 left to spend this turn");
+    ``track`` asks a text renderer to draw it as one line, ``small`` lets the browser draw it
+    small beside the labyrinth."""
+    top, now, left = w["mana_max"], w["mana"], w["mana_left"]
     nodes = []
     for v in range(top + 1):
         angle = 2 * math.pi * v / (top + 1) - math.pi / 2
         nodes.append({"id": f"m{v}", "x": round(0.5 + 0.4 * math.cos(angle), 3), "y": round(0.5 + 0.4 * math.sin(angle), 3),
-                      "label": str(v), "fill": "#7a4fb5" if v == w["mana"] else "#d9cbe9", "highlight": v == w["mana"],
+                      "label": str(v), "fill": "#7a4fb5" if v == now else "#d9cbe9", "highlight": v == now,
                       "title": f"mana {v}" + (" (maximum: an extra card each turn)" if v == top else "")})
     edges = [[f"m{v}", f"m{(v + 1) % (top + 1)}"] for v in range(top + 1)]
-    items = [{"id": "wheel", "node": f"m{w['mana']}", "text": "mana", "color": "#7a4fb5", "badge": str(w["mana_left"]),
-              "title": f"mana wheel at {w['mana']}, {w['mana_left']} left this turn"}]
-    return {"id": "wheel", "kind": "nodes", "nodes": nodes, "edges": edges, "items": items}
+    items = [{"id": "wheel", "node": f"m{now}", "text": str(now), "color": "#7a4fb5", "shape": "token",
+              "title": f"the wheel's pointer: {now} mana a turn, {left} left to spend this turn"}]
+    title = f"Mana wheel: {now} of {top}, {left} left to spend this turn"
+    return {"id": "wheel", "kind": "nodes", "title": title, "track": True, "small": True,
+            "nodes": nodes, "edges": edges, "items": items}
 
 
 def _card_text(game: Any, name: str) -> str:

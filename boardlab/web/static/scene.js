@@ -165,7 +165,8 @@
 
   /* ---- node boards (tracks, rings, maps) ------------------------------ */
   function drawNodes(board) {
-    const W = board.width || 640, H = board.height || 480, m = 40, R = 22;
+    const small = !!board.small;  /* a dial or track drawn beside the main board */
+    const W = board.width || (small ? 220 : 640), H = board.height || (small ? 220 : 480), m = small ? 22 : 40, R = small ? 17 : 22;
     const root = svg("svg", { class: "board node-board", viewBox: `0 0 ${W} ${H}`, "data-board": board.id, role: "img", "aria-label": board.title || board.id });
     svg("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 14, class: "board-frame" }, root);
     const pos = new Map();
@@ -175,28 +176,34 @@
       const a = pos.get(String(e[0])), b = pos.get(String(e[1]));
       if (a && b) svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "edge" }, edgeLayer);
     }
-    const nodeLayer = svg("g", { class: "nodes" }, root);
-    for (const n of board.nodes || []) {
-      const [x, y] = pos.get(String(n.id));
-      const g = svg("g", { class: "node cell" + (n.highlight ? " marked" : ""), "data-click": `${board.id}:${n.id}` }, nodeLayer);
-      svg("circle", { cx: x, cy: y, r: R, class: "bg", fill: n.fill || "#efe8da" }, g);
-      svg("circle", { cx: x, cy: y, r: R + 5, class: "ring" }, g);
-      if (n.label) fitText(svg("text", { x: x, y: y + R + 13, class: "node-label" }, g), n.label, 16);
-      title(g, n.title || n.label);
-    }
-    const itemLayer = svg("g", { class: "items" }, root);
     const groups = new Map();
     for (const it of board.items || []) {
       const k = String(it.node);
       if (!groups.has(k)) groups.set(k, []);
       groups.get(k).push(it);
     }
+    const nodeLayer = svg("g", { class: "nodes" }, root);
+    const tags = [];
+    for (const n of board.nodes || []) {
+      const [x, y] = pos.get(String(n.id));
+      const g = svg("g", { class: "node cell" + (n.highlight ? " marked" : ""), "data-click": `${board.id}:${n.id}`, "data-square": n.label || null }, nodeLayer);
+      svg("circle", { cx: x, cy: y, r: R, class: "bg", fill: n.fill || "#efe8da" }, g);
+      svg("circle", { cx: x, cy: y, r: R + 5, class: "ring" }, g);
+      /* the label sits inside its node (labels under the nodes ran into the next node);
+         on an occupied node it becomes a tag on the node's rim, drawn above the pieces */
+      if (n.label && !groups.has(String(n.id))) fitText(svg("text", { x: x, y: y + 4, class: "node-label" }, g), n.label, 5);
+      else if (n.label) tags.push([x, y, n.label]);
+      title(g, n.title || n.label);
+    }
+    const itemLayer = svg("g", { class: "items" }, root);
     for (const [k, list] of groups) {
       const p = pos.get(k);
       if (!p) continue;
       const sl = slots(list.length, p[0], p[1], R * 2.2);
       list.forEach((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], Math.min(sl[i][2], R * 0.8), `${board.id}:${k}`));
     }
+    const tagLayer = svg("g", { class: "node-tags" }, root);
+    for (const [x, y, label] of tags) fitText(svg("text", { x: x - R + 2, y: y + R + 1, class: "node-label node-tag" }, tagLayer), label, 5);
     return root;
   }
 
@@ -242,7 +249,7 @@
       parts.boards.replaceChildren();
       const boards = scene.boards || [];
       for (const b of boards) {
-        const wrap = h("figure", { class: "board-wrap" });
+        const wrap = h("figure", { class: "board-wrap" + (b.small ? " small" : "") });
         wrap.appendChild(b.kind === "nodes" ? drawNodes(b) : drawGrid(b));
         if (b.title) wrap.appendChild(h("figcaption", { text: b.title }));
         parts.boards.appendChild(wrap);
