@@ -9,6 +9,7 @@ in :data:`AGENTS`; a game adds its own (``heuristic``, personas) through its
 from __future__ import annotations
 
 import importlib
+import math
 from typing import TYPE_CHECKING, Any
 
 from boardlab.engine.errors import UnknownAgentError
@@ -45,7 +46,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, sep, raw = part.partition("=")
         if not sep or not key:
             raise UnknownAgentError(f"agent parameter {part!r} in {spec!r} must look like key=value")
-        params[key] = _typed(raw)
+        if key in params:
+            raise UnknownAgentError(f"agent parameter {key!r} is given twice in {spec!r}")
+        value = _typed(raw)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise UnknownAgentError(f"agent parameter {key}={raw} in {spec!r} is not a finite number")
+        params[key] = value
     return name, params
 
 
@@ -113,6 +119,8 @@ def make_agent(spec: str, game: "Game", seat: int, seed: int = 0) -> Agent:
     """Build the agent named by ``spec`` for ``seat`` of ``game``, seeded with ``seed``."""
     name, params = parse_spec(spec)
     cls = agent_class(name, game)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
+        raise UnknownAgentError(f"seat must be 0..{game.players - 1} for {game.id}, got {seat!r}")
     try:
         agent = cls(game, seat, seed, **params)
     except TypeError as exc:

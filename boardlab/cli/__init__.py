@@ -67,6 +67,11 @@ class BoardlabGroup(click.Group):
             _fail(exc.format_message())
         except BoardlabError as exc:
             _fail(str(exc))
+        except RecursionError:
+            _fail("the input is nested too deeply")
+        except OSError as exc:  # a file or folder that cannot be read or written
+            where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+            _fail(f"cannot access{where}: {exc.strerror or exc}")
         except KeyboardInterrupt:
             click.echo("boardlab: interrupted", err=True)
             sys.exit(130)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 from typing import Any, Sequence
 
 import click
@@ -22,6 +24,44 @@ def console(stderr: bool = False) -> Console:
     return Console(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=False)
 
 
+#: Worker processes allowed per core (``--jobs``): more only thrashes the machine.
+JOBS_PER_CORE = 4
+#: The most games one command plays (``--games``): larger runs are split into several.
+MAX_GAMES = 1_000_000
+
+
+def max_jobs() -> int:
+    """The largest ``--jobs`` accepted on this machine."""
+    return JOBS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_jobs(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """``--jobs`` callback: at most :data:`JOBS_PER_CORE` workers per core."""
+    if value is not None and value > max_jobs():
+        raise click.BadParameter(
+            f"{value} is too many workers: at most {max_jobs()} ({JOBS_PER_CORE} per core, {os.cpu_count()} cores)"
+        )
+    return value
+
+
+def check_games(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """``--games`` callback: at most :data:`MAX_GAMES` games in one command."""
+    if value is not None and value > MAX_GAMES:
+        raise click.BadParameter(f"{value} is more than {MAX_GAMES:,} games; split the run into several")
+    return value
+
+
+def check_output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Callback of options naming a file to write: its folder must exist (checked before any work)."""
+    if value is not None:
+        parent = Path(value).expanduser().parent
+        if not parent.is_dir():
+            raise click.BadParameter(f"cannot write {value}: the folder {parent} does not exist")
+        if Path(value).is_dir():
+            raise click.BadParameter(f"cannot write {value}: it is a folder")
+    return value
+
+
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     """``["k=v", ...]`` -> ``{"k": "v"}`` (values are coerced later by the game's options)."""
     out: dict[str, str] = {}
@@ -30,6 +70,8 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
         key = key.strip()
         if not sep or not key:
             raise click.BadParameter(f"{pair!r} must look like key=value", param_hint="'--option'")
+        if key in out:
+            raise InvalidOptionError(f"--option {key} is given twice ({out[key]!r} and {value.strip()!r})")
         out[key] = value.strip()
     return out
 
@@ -99,6 +141,8 @@ def parse_seats(pairs: Sequence[str], game: Game) -> list[str]:
             raise click.BadParameter(f"{pair!r} must look like SEAT=AGENT, e.g. 0=human", param_hint="'--seat'")
         if seat >= game.players:
             raise InvalidOptionError(f"--seat {pair}: seats are 0..{game.players - 1} for {game.players} players")
+        if seat in chosen:
+            raise InvalidOptionError(f"--seat {seat} is given twice ({chosen[seat]!r} and {spec.strip()!r})")
         chosen[seat] = spec.strip()
     if HUMAN not in chosen.values() and 0 not in chosen:
         chosen[0] = HUMAN

@@ -9,6 +9,19 @@ import click
 from boardlab.cli.common import console
 
 
+def _results(run) -> list:
+    """The run's result rows; a corrupt or unreadable results.parquet is a one-line error."""
+    from boardlab.engine.errors import BoardlabError, SaveFileError
+
+    try:
+        return run.read_results()
+    except BoardlabError:
+        raise
+    except Exception as exc:  # pyarrow.ArrowInvalid, OSError, a schema without the expected columns...
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SaveFileError(f"{run.results_path} cannot be read ({type(exc).__name__}: {first})") from None
+
+
 @click.command("compare")
 @click.argument("run_a", type=click.Path(exists=True, file_okay=False))
 @click.argument("run_b", type=click.Path(exists=True, file_okay=False))
@@ -24,7 +37,7 @@ def command(run_a: str, run_b: str, as_json: bool, html_path: str | None) -> Non
     from boardlab.playtest.store import RunDir
 
     a, b = RunDir(run_a), RunDir(run_b)
-    result = compare_rows(a.read_results(), b.read_results())
+    result = compare_rows(_results(a), _results(b))
     label_a = f"{run_a}: {heading(a.read_manifest()['config'])}"
     label_b = f"{run_b}: {heading(b.read_manifest()['config'])}"
     out = html_comparison(label_a, label_b, result, html_path or Path(run_b) / "comparison.html")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from boardlab.cli.common import console, make_game, parse_agents
+from boardlab.cli.common import check_games, check_jobs, console, make_game, parse_agents
 from boardlab.engine.errors import InvalidOptionError
 
 
@@ -22,6 +22,24 @@ def _parse_restrict(pairs: tuple[str, ...]) -> dict[int, list[str]]:
         if tag.strip() not in tags:
             tags.append(tag.strip())
     return out
+
+
+def check_ray_address(address: str, timeout: float = 3.0) -> None:
+    """Refuse a ``--ray-address`` that is malformed or where nothing answers (Ray would retry for minutes)."""
+    import socket
+
+    if address in ("auto", "local"):
+        return
+    target = address.removeprefix("ray://")
+    host, sep, port = target.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise InvalidOptionError(f"--ray-address must look like HOST:PORT (or ray://HOST:PORT, auto), got {address!r}")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise InvalidOptionError(f"--ray-address {address}: no Ray cluster answers there ({reason})") from None
 
 
 def _progress_runner(total_hint: int, quiet: bool):
@@ -41,9 +59,9 @@ def _progress_runner(total_hint: int, quiet: bool):
 @click.option("--variant", "variants", default=None, help="Variant name or variant file; 'a,b' runs both on the same seeds and compares them.")
 @click.option("--players", type=int, default=None, help="Number of players.")
 @click.option("--agents", default=None, help="One agent spec per seat, or one for all (default: heuristic).")
-@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True, help="Number of games.")
+@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True, callback=check_games, help="Number of games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (game i uses a seed derived from it).")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, callback=check_jobs, help="Worker processes (default: all cores).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True, help="Where the games run.")
 @click.option("--ray-address", default=None, help="Address of an existing Ray cluster (default: start a local one).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/<game>-<variant>-s<seed>-n<games>).")
@@ -66,6 +84,8 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
     from boardlab.playtest.report import markdown_summary
     from boardlab.playtest.store import RunDir
 
+    if backend == "ray" and ray_address:
+        check_ray_address(ray_address)
     names = [v.strip() for v in variants.split(",")] if variants else [None]
     if len(names) > 2 or any(n == "" for n in names):
         raise InvalidOptionError("--variant takes one variant or two separated by a comma")

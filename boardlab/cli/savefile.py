@@ -116,6 +116,8 @@ class SavedGame:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SaveFileError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        except RecursionError:
+            raise SaveFileError(f"{path} is nested too deeply to be a saved game") from None
         return cls.from_json(doc, where=str(path))
 
 

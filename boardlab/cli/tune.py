@@ -6,7 +6,7 @@ import json
 
 import click
 
-from boardlab.cli.common import console
+from boardlab.cli.common import check_games, check_jobs, check_output_file, console
 
 
 @click.command("tune")
@@ -14,7 +14,7 @@ from boardlab.cli.common import console
 @click.option("--target", "targets", multiple=True, required=True, help="balance, truncation or length=TURNS (repeat for several: Pareto front).")
 @click.option("--params", default=None, help="Comma-separated tunable parameters (default: all the game declares).")
 @click.option("--trials", type=click.IntRange(min=1), default=20, show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games per evaluation.")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, callback=check_games, help="Games per evaluation.")
 @click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True, help="Evaluation blocks per trial (more = less noise).")
 @click.option("--players", type=int, default=None)
 @click.option("--variant", default=None)
@@ -22,14 +22,14 @@ from boardlab.cli.common import console
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--sampler", type=click.Choice(["tpe", "random", "cmaes", "nsga2", "qmc"]), default="tpe", show_default=True)
 @click.option("--closeness", type=click.FloatRange(min=0), default=0.05, show_default=True, help="Penalty weight for moving away from the designer's values.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, callback=check_jobs)
 @click.option("--rungs", type=click.IntRange(min=1), default=3, show_default=True, help="Successive-halving rungs: the best 1/eta of the settings play eta times more games at each.")
 @click.option("--eta", type=click.IntRange(min=2), default=3, show_default=True, help="Halving factor between rungs.")
 @click.option("--tolerance", "tolerance", multiple=True, type=click.FloatRange(min=0), help="Loss within which a target counts as reached, one per --target (defaults: balance 0.05, truncation 0.01, length 0.05).")
 @click.option("--confirm-games", type=click.IntRange(min=1), default=None, help="Fresh games for the final confirmation (default: the top rung's games).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/tune-<game>-s<seed>).")
 @click.option("--quiet", is_flag=True, help="No progress bar or trial table.")
-@click.option("--save-variant", type=click.Path(dir_okay=False), default=None, help="Write the best settings as a variant file (play it with --variant FILE).")
+@click.option("--save-variant", type=click.Path(dir_okay=False), default=None, callback=check_output_file, help="Write the best settings as a variant file (play it with --variant FILE).")
 @click.option("--json", "as_json", is_flag=True)
 def command(game_id, targets, params, trials, games, repeats, players, variant, agents, seed, sampler, closeness, jobs, rungs, eta,
             tolerance, confirm_games, out, quiet, save_variant, as_json):

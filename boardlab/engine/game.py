@@ -305,6 +305,14 @@ class Game:
 
         return generic_scene(view, actions)
 
+    def check_state(self, state: "State") -> None:
+        """Invariants of a position of this game: raise ``AssertionError`` naming the field if one fails.
+
+        Called by :meth:`State.check_invariants` (after every action in the
+        conformance suite and ``scripts/fuzz.py``, and on loading a state
+        without a history).  Default: nothing.  See :mod:`boardlab.engine.checks`.
+        """
+
     def seat_names(self) -> list[str]:
         """Display names of the seats (before setup decides roles)."""
         return [f"Player {i + 1}" for i in range(self.players)]

@@ -99,13 +99,67 @@ class Results:
         }
 
 
+def _short(value: Any, limit: int = 120) -> str:
+    """``repr(value)`` cut to ``limit`` characters (error messages quote hostile input)."""
+    try:
+        text = repr(value)
+    except RecursionError:  # pragma: no cover - absurdly nested input
+        text = f"<deeply nested {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_NUMBER = (int, float)
+
+
+def _shape_error(value: Any, ref: Any, depth: int) -> str | None:
+    """Where ``value`` has a type the reference value ``ref`` (a fresh state's field) rules out.
+
+    ``None`` on either side and int/float mixes are allowed; containers are
+    compared through their items (lists whose reference items share one type
+    against the first, dicts key by key, records slot by slot) down to a few
+    levels; tuples, small mixed records, only by their own type.
+    """
+    if value is None or ref is None:
+        return None
+    tv, tr = type(value), type(ref)
+    if tv is not tr:
+        if tv in _NUMBER and tr in _NUMBER:
+            return None
+        return ""
+    if depth >= 4:
+        return None
+    if tv is tuple:  # tuples are small records of mixed types: their type is all we check
+        return None
+    if tv is list:
+        if ref and all(type(r) is type(ref[0]) for r in ref):
+            for i, v in enumerate(value):
+                where = _shape_error(v, ref[0], depth + 1)
+                if where is not None:
+                    return f"[{i}]{where}"
+        return None
+    if tv is dict:
+        for k, v in value.items():
+            if k in ref:
+                where = _shape_error(v, ref[k], depth + 1)
+                if where is not None:
+                    return f"[{k!r}]{where}"
+        return None
+    slots = getattr(tv, "_record_slots", None)
+    if slots:
+        for name in slots:
+            where = _shape_error(getattr(value, name, None), getattr(ref, name, None), depth + 1)
+            if where is not None:
+                return f".{name}{where}"
+    return None
+
+
 def win_results(players: int, winners: Sequence[int], reason: str) -> Results:
     """Results where ``winners`` score 1 and everyone else 0."""
     w = tuple(sorted(set(winners)))
     return Results(tuple(1.0 if s in w else 0.0 for s in range(players)), w, False, reason)
 
 
-_BASE_SLOTS = ("game", "rng", "turn", "decisions", "truncated", "stack", "_log", "_log_len", "_legal")
+_BASE_SLOTS = ("game", "rng", "turn", "decisions", "truncated", "stack", "_log", "_log_len", "_legal", "_seed", "_hist")
 
 
 class State:
@@ -150,6 +204,8 @@ class State:
         self._log = None
         self._log_len = 0
         self._legal = None
+        self._seed = seed
+        self._hist = None
         self._setup()
         return self
 
@@ -252,37 +308,91 @@ class State:
 
         Raises :class:`GameOverError` if the game is over and
         :class:`IllegalActionError` if ``action`` is not legal; in both cases
-        the state is unchanged.
+        the state is unchanged.  Legality is strict: every item must equal
+        the item of a legal action *and have its exact type* (``True`` is not
+        ``1``, ``35.0`` is not ``35``), and the game's transition receives the
+        legal action object itself, never the caller's.
+
+        The call is transactional while the game records events (every
+        interactive, saved or served game): should the game's transition
+        raise, the state is restored exactly and the caller gets an
+        :class:`IllegalActionError` naming the failure.  Simulation loops turn
+        ``game.record_events`` off for speed; there actions come from
+        :meth:`legal_actions` and no snapshot is taken (a transition failing on
+        its own legal action is a rules bug, which the conformance suite and
+        ``scripts/fuzz.py`` hunt).
         """
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
         if not legal and (self.truncated or self._is_over()):
             # (a non-empty legal list means the game is not over: no need to ask again)
-            raise GameOverError(f"the game is over; no action is legal (got {action!r})")
+            raise GameOverError(f"the game is over; no action is legal (got {_short(action)})")
         if type(action) is not tuple:
             if not isinstance(action, (list, tuple)):
-                raise IllegalActionError(f"an action must be a list or tuple, got {action!r}")
+                raise IllegalActionError(f"an action must be a list or tuple, got {_short(action)}")
             action = tuple(action)
-        if action not in legal:
-            sample = "; ".join(self.describe(a) for a in legal[:8])
-            more = f" (and {len(legal) - 8} more)" if len(legal) > 8 else ""
-            raise IllegalActionError(f"illegal action {list(action)!r}; legal: {sample}{more}")
-        self._legal = None
-        self._apply(action)
+        try:
+            found = legal[legal.index(action)]
+        except ValueError:
+            found = None
+        if found is not action:
+            if found is None or any(type(a) is not type(b) for a, b in zip(found, action)):
+                sample = "; ".join(self.describe(a) for a in legal[:8])
+                more = f" (and {len(legal) - 8} more)" if len(legal) > 8 else ""
+                raise IllegalActionError(f"illegal action {_short(list(action))}; legal: {sample}{more}")
+            action = found
+        game = self.game
+        if game.record_events:
+            snapshot = self.clone()
+            try:
+                self._legal = None
+                self._apply(action)
+                self._hist = (self._hist, action)
+            except Exception as exc:
+                self._restore(snapshot)
+                if isinstance(exc, IllegalActionError):
+                    raise
+                raise IllegalActionError(
+                    f"the rules could not carry out {list(action)!r} ({type(exc).__name__}: {exc}); the state is unchanged"
+                ) from exc
+        else:
+            self._legal = None
+            self._apply(action)
         self.decisions += 1
-        if self.turn > self.game.max_turns and not self._is_over():
+        if self.turn > game.max_turns and not self._is_over():
             self.truncated = True
-            self.emit(f"The game is stopped by the turn cap ({self.game.max_turns} turns).")
+            self.emit(f"The game is stopped by the turn cap ({game.max_turns} turns).")
+
+    def _restore(self, snapshot: "State") -> None:
+        """Put every field of ``snapshot`` (a clone of this state) back."""
+        for name in _BASE_SLOTS:
+            setattr(self, name, getattr(snapshot, name))
+        for name in self._game_fields:
+            setattr(self, name, getattr(snapshot, name))
 
     def apply_index(self, index: int) -> Action:
         """Apply the ``index``-th legal action; returns it."""
         legal = self.legal_actions()
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise IllegalActionError(f"an action index must be an integer, got {_short(index)}")
+        if not legal and (self.truncated or self._is_over()):
+            raise GameOverError(f"the game is over; no action is legal (got index {index})")
         if not 0 <= index < len(legal):
             raise IllegalActionError(f"action index {index} out of range 0..{len(legal) - 1}")
         action = legal[index]
         self.apply(action)
         return action
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` (or any error) if the position breaks a rule of the game.
+
+        A hook for games: the default asks the game's :meth:`Game.check_state`
+        (which checks nothing unless the game overrides it).  The conformance suite,
+        ``scripts/fuzz.py`` and :meth:`from_json` call it; it should be cheap
+        and must not change the state.
+        """
+        self.game.check_state(self)
 
     def results(self) -> Results:
         """Results of the game.  Raises :class:`IllegalActionError` if it is not over."""
@@ -385,9 +495,15 @@ class State:
         cls = type(self)
         new = cls.__new__(cls)
         new.game = self.game
-        rng = _new_rng(Rng)  # Rng(state) without the call overhead (clone is a search hot path)
-        rng.state = self.rng.state
-        new.rng = rng
+        src = self.rng
+        if type(src) is Rng:
+            rng = _new_rng(Rng)  # Rng(state) without the call overhead (clone is a search hot path)
+            rng.state = src.state
+            new.rng = rng
+        else:  # a test's scripted stand-in for the generator
+            import copy
+
+            new.rng = copy.deepcopy(src)
         new.turn = self.turn
         new.decisions = self.decisions
         new.truncated = self.truncated
@@ -396,6 +512,8 @@ class State:
         new._log = self._log
         new._log_len = self._log_len
         new._legal = self._legal
+        new._seed = self._seed
+        new._hist = self._hist
         self._copy_fields(new)
         return new
 
@@ -413,17 +531,51 @@ class State:
         learning anything ``seat`` may not know.
         """
         self._check_seat(seat)
+        if isinstance(rng, bool) or not isinstance(rng, (int, Rng)):
+            raise InvalidOptionError(f"determinize needs an Rng or an integer seed, got {_short(rng)}")
         if isinstance(rng, int):
             rng = Rng(rng)
         new = self.clone()
         new.rng = Rng(rng.next64())
         new._log = None
         new._log_len = 0
+        new._seed = None  # a determinization is not what its seed and actions give
+        new._hist = None
         new._determinize(seat, rng)
         new._legal = None
         return new
 
     # -- JSON ------------------------------------------------------------
+    def forget_history(self) -> None:
+        """Drop the seed-and-actions history: call it after editing a position by hand.
+
+        A hand-built position (a test scenario, an editor) is not what its seed
+        and actions give, so its JSON must not claim they do; without a history
+        :meth:`from_json` checks the fields' types, the engine's questions and
+        the game's invariants instead.
+        """
+        self._seed = None
+        self._hist = None
+
+    def history(self) -> dict[str, Any] | None:
+        """``{"seed", "actions"}`` that re-derive this state, or ``None`` if unknown.
+
+        Kept while the game records events (interactive, saved and served
+        games); simulation states (``record_events`` off), determinizations
+        and states loaded without a history have none.
+        """
+        if self._seed is None:
+            return None
+        actions = []
+        node = self._hist
+        while node is not None:
+            actions.append(list(node[1]))
+            node = node[0]
+        if len(actions) != self.decisions:
+            return None
+        actions.reverse()
+        return {"seed": self._seed, "actions": actions}
+
     def to_json(self) -> dict[str, Any]:
         """Exact JSON form: ``State.from_json(s.to_json())`` continues identically."""
         return {
@@ -436,6 +588,7 @@ class State:
             "stack": encode(self.stack),
             "log": [encode(e) for e in self._entries()],
             "data": {name: encode(getattr(self, name)) for name in self._game_fields},
+            "history": self.history(),
         }
 
     def dumps(self) -> str:
@@ -444,41 +597,164 @@ class State:
 
     @classmethod
     def from_json(cls, doc: dict[str, Any], game: "Game | None" = None) -> "State":
-        """Rebuild a state from :meth:`to_json` output.  Raises :class:`SaveFileError` when malformed."""
+        """Rebuild a state from :meth:`to_json` output, checking it deeply.
+
+        Raises :class:`SaveFileError` (never another exception) when the
+        document is malformed or tampered with:
+
+        * with a ``history`` (seed and actions), the state is re-derived by
+          replaying the actions from the seed and every stored field must equal
+          the derived one; the error names the first field that differs;
+        * without one, each field must have the types of a fresh state's field
+          (the error names it), and the loaded position must answer the
+          engine's questions (acting seat, legal actions, views, results) and
+          pass the game's :meth:`check_invariants`.
+        """
+        try:
+            return cls._from_json(doc, game)
+        except SaveFileError:
+            raise
+        except RecursionError:
+            raise SaveFileError("state document is nested too deeply") from None
+        except Exception as exc:  # anything else is a malformed document, never a crash
+            raise SaveFileError(f"malformed state document: {type(exc).__name__}: {_short(str(exc), 200)}") from None
+
+    @classmethod
+    def _from_json(cls, doc: Any, game: "Game | None") -> "State":
+        from .errors import BoardlabError
         from .registry import make
 
         if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
             raise SaveFileError(f"not a boardlab state document (format must be {STATE_FORMAT!r})")
         if game is None:
-            game = make(doc.get("game", ""), players=doc.get("players"), variant=doc.get("variant"), options=doc.get("options") or {})
+            gid, players, variant, options = doc.get("game"), doc.get("players"), doc.get("variant"), doc.get("options")
+            if not isinstance(gid, str):
+                raise SaveFileError("state field 'game' must be a game id")
+            if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+                raise SaveFileError(f"state field 'players' must be an integer, got {_short(players)}")
+            if variant is not None and not isinstance(variant, str):
+                raise SaveFileError(f"state field 'variant' must be a string, got {_short(variant)}")
+            if options is not None and not isinstance(options, dict):
+                raise SaveFileError("state field 'options' must be an object")
+            try:
+                game = make(gid, players=players, variant=variant, options=options or {})
+            except BoardlabError as exc:
+                raise SaveFileError(f"the state's game cannot be set up: {exc}") from None
+        else:
+            if "game" in doc and doc["game"] != game.id:
+                raise SaveFileError(f"state field 'game' is {_short(doc['game'])}, not {game.id!r}")
+            if "players" in doc and doc["players"] != game.players:
+                raise SaveFileError(f"state field 'players' is {_short(doc['players'])}, not {game.players}")
         klass = game.state_class
         if cls is not State and not issubclass(klass, cls):
             raise SaveFileError(f"state is for {game.id}, not {cls.__name__}")
-        data = doc.get("data")
+        for key in ("rng", "turn", "decisions", "truncated", "stack", "log", "data"):
+            if key not in doc:
+                raise SaveFileError(f"state document lacks the field {key!r}")
+        for key, high in (("rng", 1 << 64), ("turn", None), ("decisions", None)):
+            v = doc[key]
+            if type(v) is not int or v < 0 or (high is not None and v >= high):
+                raise SaveFileError(f"state field {key!r} must be a non-negative integer, got {_short(v)}")
+        if type(doc["truncated"]) is not bool:
+            raise SaveFileError(f"state field 'truncated' must be true or false, got {_short(doc['truncated'])}")
+        if not isinstance(doc["stack"], list):
+            raise SaveFileError("state field 'stack' must be a list")
+        if not isinstance(doc["log"], list):
+            raise SaveFileError("state field 'log' must be a list")
+        data = doc["data"]
         if not isinstance(data, dict) or set(data) != set(klass._game_fields):
             raise SaveFileError(f"state data fields do not match {game.id}'s")
+        hist = doc.get("history")
+        if hist is not None:
+            return klass._rederive(doc, hist, game)
+        return klass._decode_checked(doc, game)
+
+    @classmethod
+    def _rederive(cls, doc: dict[str, Any], hist: Any, game: "Game") -> "State":
+        """Replay ``history`` from its seed; the stored fields must be exactly what it gives."""
+        if not isinstance(hist, dict) or set(hist) != {"seed", "actions"}:
+            raise SaveFileError("state field 'history' must be an object with 'seed' and 'actions'")
+        seed, actions = hist["seed"], hist["actions"]
+        if type(seed) is not int:
+            raise SaveFileError(f"state field 'history.seed' must be an integer, got {_short(seed)}")
+        if not isinstance(actions, list) or len(actions) != doc["decisions"]:
+            raise SaveFileError("state field 'history.actions' must list one action per decision")
+        recording = game.record_events
+        game.record_events = True  # the derived state keeps its log and history, like the saved one
         try:
-            self = klass.__new__(klass)
-            self.game = game
-            self.rng = Rng(int(doc["rng"]))
-            self.turn = int(doc["turn"])
-            self.decisions = int(doc["decisions"])
-            self.truncated = bool(doc["truncated"])
-            self.stack = decode(doc["stack"])
-            self._log = None
-            self._log_len = 0
-            for entry in doc["log"]:
-                e = decode(entry)
-                if type(e) is not tuple or len(e) != 8:
-                    raise SaveFileError("malformed log entry")
-                self._log = (self._log, e)
-                self._log_len += 1
-            for name in klass._game_fields:
-                setattr(self, name, decode(data[name]))
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, SaveFileError):
-                raise
-            raise SaveFileError(f"malformed state document: {exc}") from None
+            state = cls.new(game, seed)
+            for i, action in enumerate(actions):
+                if not isinstance(action, list):
+                    raise SaveFileError(f"state field 'history.actions[{i}]' is not an action")
+                try:
+                    state.apply(action)
+                except IllegalActionError as exc:
+                    raise SaveFileError(f"state field 'history.actions[{i}]' is not legal: {_short(str(exc), 200)}") from None
+        finally:
+            game.record_events = recording
+        derived = json.loads(json.dumps(state.to_json()))
+        for key in ("rng", "turn", "decisions", "truncated", "stack", "log"):
+            if derived[key] != doc[key]:
+                raise SaveFileError(f"state field {key!r} does not match what its seed and actions give")
+        for name in cls._game_fields:
+            if derived["data"][name] != doc["data"][name]:
+                raise SaveFileError(
+                    f"state field 'data.{name}' does not match what its seed and actions give"
+                    " (a position edited by hand must call forget_history() before it is saved)"
+                )
+        return state
+
+    @classmethod
+    def _decode_checked(cls, doc: dict[str, Any], game: "Game") -> "State":
+        """Decode a state without a history: typed fields, then the engine's questions and invariants."""
+        self = cls.__new__(cls)
+        self.game = game
+        self.rng = Rng(doc["rng"])
+        self.turn = doc["turn"]
+        self.decisions = doc["decisions"]
+        self.truncated = doc["truncated"]
+        stack = decode(doc["stack"])
+        for p in stack:
+            if type(p) is not Prompt or type(p.seat) is not int or not 0 <= p.seat < game.players or type(p.kind) is not str:
+                raise SaveFileError("state field 'stack' holds a malformed prompt")
+        self.stack = stack
+        self._log = None
+        self._log_len = 0
+        for i, entry in enumerate(doc["log"]):
+            e = decode(entry)
+            if (type(e) is not tuple or len(e) != 8 or e[0] != i or type(e[1]) is not int
+                    or type(e[2]) is not int or type(e[3]) is not str):
+                raise SaveFileError(f"state field 'log[{i}]' is malformed")
+            self._log = (self._log, e)
+            self._log_len += 1
+        self._seed = None
+        self._hist = None
+        self._legal = None
+        data = doc["data"]
+        reference = cls.new(game, 0)
+        for name in cls._game_fields:
+            value = decode(data[name])
+            where = _shape_error(value, getattr(reference, name), 0)
+            if where is not None:
+                raise SaveFileError(f"state field 'data.{name}'{where} has the wrong type")
+            setattr(self, name, value)
+        try:
+            seat = self.current_seat()
+            over = self.is_over()
+            legal = self.legal_actions()
+            if over:
+                self.results()
+            elif seat is None or not legal:
+                raise ValueError("the game is not over but no seat can act")
+            elif not 0 <= seat < game.players:
+                raise ValueError(f"the acting seat {seat!r} is not a seat")
+            for s in (None, *range(game.players)):
+                self.view(s)
+            self.check_invariants()
+        except SaveFileError:
+            raise
+        except Exception as exc:
+            raise SaveFileError(f"the saved position is inconsistent: {type(exc).__name__}: {_short(str(exc), 200)}") from None
         self._legal = None
         return self
 
@@ -488,6 +764,8 @@ class State:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SaveFileError(f"state is not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise SaveFileError("state JSON is nested too deeply") from None
         return cls.from_json(doc, game)
 
     def __repr__(self) -> str:

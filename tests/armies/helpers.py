@@ -22,6 +22,7 @@ def position(pieces: dict[str, str], *, active: int = 0, hands=((), ()), variant
     st = g.new_state(seed)
     while st.stack and st.stack[-1].kind == "setup":
         st.apply(("skills", "GEL"))
+    st.forget_history()  # a position built by hand is not what its seed and actions give
     st.board = [None] * 64
     st.armies = {}
     for name, code in pieces.items():

@@ -95,3 +95,10 @@ class ArmiesGame(Game):
     @staticmethod
     def shipped_decks() -> list[str]:
         return builtin_decks()
+
+    def check_state(self, state) -> None:
+        """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
+        from boardlab.engine.checks import one_of, seat_or_none
+
+        one_of(state, "phase", {"setup", "opp1", "moving", "opp2", "over"})
+        seat_or_none(state, "winner")

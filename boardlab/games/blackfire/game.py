@@ -98,3 +98,10 @@ class BlackfireGame(Game):
 
     def seat_names(self) -> list[str]:
         return ["Player 1", "Player 2"]
+
+    def check_state(self, state) -> None:
+        """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
+        from boardlab.engine.checks import one_of, seat_or_none
+
+        one_of(state, "phase", {"place", "play"})
+        seat_or_none(state, "winner")

@@ -128,3 +128,10 @@ class DungeonsJewel(Game):
         from .scene import build_scene
 
         return build_scene(self, view, actions)
+
+    def check_state(self, state) -> None:
+        """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
+        from boardlab.engine.checks import seat_or_none
+
+        seat_or_none(state, "winner")
+        seat_or_none(state, "jewel")

@@ -69,5 +69,12 @@ class SummonersQuestGame(Game):
 
         return build_scene(self, view, actions)
 
+    def check_state(self, state) -> None:
+        """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
+        from boardlab.engine.checks import one_of, seat_or_none
+
+        one_of(state, "phase", {"pre", "move", "landing", "temple", "post", "over"})
+        seat_or_none(state, "winner")
+
 
 __all__ = ["SummonersQuestGame", "SummonersQuestState"]

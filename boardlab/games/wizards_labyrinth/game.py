@@ -124,3 +124,10 @@ class WizardsLabyrinthGame(Game):
         from .scene import build_scene
 
         return build_scene(self, view, actions)
+
+    def check_state(self, state) -> None:
+        """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
+        from boardlab.engine.checks import one_of
+
+        one_of(state, "phase", {"setup", "wizard", "move", "combat", "loot", "over"})
+        one_of(state, "winner", {"", "heroes", "wizard"})
