@@ -144,7 +144,8 @@ class HeuristicAgent(BaseAgent):
             u = b.units[e]
             de = d[b.cell[e]]
             if u["kind"] == "archer":
-                if de <= opt["archer_move"] + opt["archer_range"]:
+                # a solely defensive archer (archer_offense off) hits only by landing
+                if de <= opt["archer_move"] + (opt["archer_range"] if opt["archer_offense"] else 0):
                     t = max(t, 0.8)
             elif u["kind"] == "warrior":
                 reach = opt["warrior_move"] if u["stance"] == "offensive" else 0
@@ -172,11 +173,11 @@ class HeuristicAgent(BaseAgent):
         fa = b.archer_of(foe)
         in_zone = fa is not None and d[c][b.cell[fa]] <= opt["archer_range"] and fa not in victims
         my_value = CARRIER_VALUE if unit["orb"] else KILL_VALUE[kind]
-        if kind == "archer":
-            if in_zone:
-                p = (7 - opt["contest_target"]) / 6
-                score += p * self._kill_value(b, fa) - (1 - p) * my_value * (0 if unit["invulnerable"] else 1)
-            else:
+        if kind == "archer" and in_zone and opt["archer_contest"]:
+            p = (7 - opt["contest_target"]) / 6
+            score += p * self._kill_value(b, fa) - (1 - p) * my_value * (0 if unit["invulnerable"] else 1)
+        elif kind == "archer" and not in_zone:
+            if opt["archer_offense"]:
                 targets = [e for e in b.side_units(foe) if d[c][b.cell[e]] <= opt["archer_range"]
                            and not (b.units[e]["kind"] == "warrior" and b.units[e]["stance"] == "defensive")]
                 if targets:
