@@ -250,8 +250,13 @@ class HeuristicAgent(BaseAgent):
                 return -5000.0
             score += 10.0 * (min(d[c][b.exit], 30) - d[here][b.exit])
         ma = b.archer_of(me)
-        if ma is not None and unit["kind"] != "archer" and d[c][b.cell[ma]] <= b.opt["archer_range"]:
-            if not (unit["kind"] == "warrior" and unit["stance"] == "defensive") and not unit["invulnerable"]:
+        if ma is not None and d[c][b.cell[ma]] <= b.opt["archer_range"]:
+            if unit["kind"] == "archer" and b.opt["archer_contest"]:
+                # the displaced archer holds the contest as the attacker (rules ledger 14)
+                p = (7 - b.opt["contest_target"]) / 6
+                mine = 0.0 if b.units[ma]["invulnerable"] else KILL_VALUE["archer"]
+                score += (1 - p) * self._kill_value(b, e) - p * mine
+            elif not (unit["kind"] == "warrior" and unit["stance"] == "defensive") and not unit["invulnerable"]:
                 score += self._kill_value(b, e)
         if b.holder is not None and b.units[b.holder]["side"] == me:
             mine = b.cell[b.holder]
