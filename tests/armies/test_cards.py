@@ -304,6 +304,24 @@ def test_spirit_of_fire_stats_and_rest_after_capture():
     assert at(st, "d5") is q and q.skill == q.maxs and st.counts["rule:spirit_rest"] == [1, 0]
 
 
+def test_broken_supply_chain_stops_the_spirit_of_fire_rest():
+    """Broken Supply Chain: 'This army cannot rest.' beats Spirit of Fire's 'treat it as having rested
+    (restore all of this army's skill to maximum and ready the Leader, if any)' (ledger 50): the capture
+    restores nothing."""
+    st = position({"e1": "K", "e8": "k", "d1": "Q", "d5": "p"}, hands=(["Spirit of Fire"], []))
+    q = at(st, "d1")
+    give(q, "GGGGG")
+    touch(st)
+    _play(st, "Spirit of Fire", "d1", "d1")
+    q.attached.append(("Broken Supply Chain", 1))
+    touch(st)
+    assert sum(q.skill) == 0
+    st.rng = FixedRng([6, 6])
+    st.apply(mv("d1", "d5"))
+    assert at(st, "d5") is q and sum(q.skill) == 0 and st.counts.get("rule:spirit_rest", [0, 0]) == [0, 0]
+    assert st.phase == "opp2" and ("rest", q.id) not in st.legal_actions()
+
+
 def test_unholy_bloodthirst_forces_a_move_unless_a_major_action_is_spent():
     """Unholy Bloodthirst: 'This army must attack or move on its turn, if able. Enemy Major Action: This
     army cannot move or attack this turn.'"""

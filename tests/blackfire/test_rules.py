@@ -175,6 +175,21 @@ def test_displaced_archer_does_not_attack():
     assert cell_of(st, "RA") == (6, 4) and cell_of(st, "GW") == (5, 5)
 
 
+@pytest.mark.parametrize("roll,displaced_wins", [(5, True), (6, True), (4, False), (1, False)])
+def test_archer_displaced_into_range_of_the_enemy_archer_holds_a_contest(roll, displaced_wins):
+    """Playtest notes: the contest answers "when another archer was placed within range of him via magic
+    or movement" (ledger 14). The displaced archer arrived, so it is the attacker and needs 5 or 6; it
+    still shoots no one else ("it cannot immediately attack")."""
+    st = fresh(GW=(5, 4), GS=(0, 0), GA=(6, 2), RA=(8, 4), RS=(5, 1))
+    token(st, 5, 5, "displace")
+    move(st, "GW", 5, 5)
+    rig(st, (6, roll))
+    st.apply(("displace", UNITS["RA"], sq(st, 6, 4)))  # 2 from the green archer and 2 from the green warrior
+    assert (cell_of(st, "GA") is None) is displaced_wins
+    assert (cell_of(st, "RA") is None) is not displaced_wins
+    assert cell_of(st, "GW") == (5, 5)
+
+
 # -- Tokens ---------------------------------------------------------------------------
 def test_speed_gives_three_more_spaces_at_once():
     """"The exception is with a speed token, then an additional 3 spaces may be moved.\""""
@@ -472,6 +487,60 @@ def test_prototype_teleport_only_teleports():
     token(st, 7, 5, "teleport")
     move(st, "GW", 7, 5)
     assert st.stack[-1].kind == "teleport" and st.orb_holder == UNITS["GS"]
+
+
+class _NoDice:
+    def roll(self, sides):
+        raise AssertionError("no die should be rolled")
+
+
+def test_prototype_archers_are_solely_defensive():
+    """Playtest notes: the archer was "initially designed to be solely defensive"; the offensive ability
+    came later (ledger 34). A prototype archer that stops next to enemies shoots no one, but an enemy that
+    stops within 2 of it is still killed."""
+    st = field_state("prototype")
+    place(st, GA=(5, 8), GS=(0, 0), GW=(0, 8), RS=(4, 5), RW=(6, 5), RA=(10, 2))
+    move(st, "GA", 5, 6)
+    assert not st.stack and cell_of(st, "RW") == (6, 5) and cell_of(st, "RS") == (4, 5)
+    st = field_state("prototype")
+    place(st, GW=(5, 7), GS=(0, 0), GA=(0, 8), RA=(5, 3), RS=(10, 1), RW=(10, 3))
+    move(st, "GW", 5, 4)
+    assert cell_of(st, "GW") is None  # the defensive zone still kills
+
+
+def test_prototype_archers_hold_no_contest():
+    """Playtest notes: the "dice roll when two archers meet" came later (ledger 34). In the prototype an
+    archer that stops within 2 of the enemy archer is shot like any other piece, with no die."""
+    st = field_state("prototype")
+    place(st, GA=(5, 8), GS=(0, 0), GW=(0, 8), RA=(5, 4), RS=(10, 1), RW=(10, 3))
+    st.rng = _NoDice()
+    move(st, "GA", 5, 6)
+    assert cell_of(st, "GA") is None and cell_of(st, "RA") == (5, 4)
+
+
+@pytest.mark.parametrize("roll,attacker_wins", [(5, True), (4, False)])
+def test_archer_options_flip_one_rule_each(roll, attacker_wins):
+    """``archer_offense`` and ``archer_contest`` switch the two later additions separately (ledger 34)."""
+    # the contest without the offensive shot
+    st = field_state(archer_offense=False)
+    place(st, GA=(5, 8), GS=(0, 0), GW=(0, 8), RA=(5, 4), **{k: v for k, v in FAR_RED.items() if k != "RA"})
+    rig(st, (6, roll))
+    move(st, "GA", 5, 6)
+    assert (cell_of(st, "RA") is None) is attacker_wins and (cell_of(st, "GA") is None) is not attacker_wins
+    st = field_state(archer_offense=False)
+    place(st, GA=(5, 8), GS=(0, 0), GW=(0, 8), RS=(4, 5), RW=(6, 5), RA=(10, 2))
+    move(st, "GA", 5, 6)
+    assert not st.stack and cell_of(st, "RW") == (6, 5)
+    # the offensive shot without the contest
+    st = field_state(archer_contest=False)
+    place(st, GA=(5, 8), GS=(0, 0), GW=(0, 8), RS=(4, 5), RW=(6, 5), RA=(10, 2))
+    move(st, "GA", 5, 6)
+    assert st.stack and st.stack[-1].kind == "shoot"
+    st = field_state(archer_contest=False)
+    place(st, GA=(5, 8), GS=(0, 0), GW=(0, 8), RA=(5, 4), RS=(10, 1), RW=(10, 3))
+    st.rng = _NoDice()
+    move(st, "GA", 5, 6)
+    assert cell_of(st, "GA") is None and cell_of(st, "RA") == (5, 4)
 
 
 # -- Set-up -------------------------------------------------------------------------------------

@@ -78,3 +78,18 @@ def test_heuristic_games_finish():
     assert {r.roles[r.winners[0]] for r in records if r.winners} == {"green", "red"}
     metrics_game = make("blackfire").new_state(2)
     assert "token:speed" in metrics_game.metrics()
+
+
+def test_heuristic_displaces_the_enemy_archer_into_a_contest_it_favours():
+    """Rules ledger 14: an enemy archer displaced within 2 of my archer holds the contest as the attacker
+    (it needs 5 or 6), so the heuristic, holding Displace, puts it there."""
+    st = field_state()
+    place(st, GW=(5, 4), GS=(0, 0), GA=(6, 2), RA=(8, 4), RS=(10, 1), RW=(10, 3))
+    token(st, 5, 5, "displace")
+    st.apply(("move", UNITS["GW"], sq(st, 5, 5)))
+    assert st.stack[-1].kind == "displace"
+    agent = make_agent("heuristic:noise=0", st.game, 0, 0)
+    action = agent.act(Decision(st, 0))
+    assert action[0] == "displace" and action[1] == UNITS["RA"]
+    castle = st.game.castle
+    assert castle.dist[action[2]][sq(st, 6, 2)] <= 2

@@ -305,6 +305,20 @@ def test_wall_is_face_up_turned_by_the_drawer_and_blocks_movement():
     assert cell(3, 2) not in moves(s)
 
 
+def test_wall_is_never_turned_to_a_side_already_blocked():
+    """Ledger 33: "they get to decide which way it is facing": the drawer turns the wall to a side it
+    blocks; a side already walled off (by the neighbour's wall) is not offered."""
+    s = blank()
+    s.walls[cell(2, 2)] |= 1 << 1  # east side of c3 already blocked by c4's wall
+    s.walls[cell(3, 2)] |= 1 << 3
+    s.facing[cell(3, 2)] = 3
+    s.pile = ["wall"]
+    s.rng = Dice()
+    place(s, 0, cell(2, 1))
+    s.apply(("move", cell(2, 2)))
+    assert set(s.legal_actions()) == {("wall", d) for d in "NSW"}
+
+
 def test_entering_a_wall_room_needs_no_roll():
     s = blank()
     put(s, cell(1, 0), "wall", face_up=True)
@@ -382,17 +396,50 @@ def test_failed_dragon_fight_can_be_repeated_next_turn():
     assert s.jewel == 0
 
 
+def _others_shuffle(s) -> None:
+    """Seats 1-3 each step out of their corner (or back into it) on an empty dungeon."""
+    for seat in (1, 2, 3):
+        assert s.current_seat() == seat
+        s.apply(("move", sorted(moves(s))[0]))
+
+
+def _win_the_jewel(**options):
+    s = blank(**options)
+    place(s, 0, cell(3, 2))
+    s.rng = Dice(6, 6)
+    s.apply(("move", CENTRE))
+    assert s.jewel == 0 and s.current_seat() == 1
+    _others_shuffle(s)
+    return s
+
+
 def test_jewel_carrier_steps_to_any_surrounding_space():
     """"the player gets the jewel, and on their next turn, moves to any space surrounding the center space\""""
-    s = blank()
-    place(s, 0, CENTRE)
-    s.jewel = 0
+    s = _win_the_jewel()
     assert moves(s) == {cell(x, y) for x in (2, 3, 4) for y in (2, 3, 4)} - {CENTRE}
     assert ("dragon",) not in s.legal_actions()
-    s = blank(jewel_exit="adjacent")
-    place(s, 0, CENTRE)
-    s.jewel = 0
+    s = _win_the_jewel(jewel_exit="adjacent")
     assert moves(s) == {cell(3, 2), cell(4, 3), cell(3, 4), cell(2, 3)}
+
+
+def test_jewel_exit_is_only_on_the_next_turn():
+    """Ledger 32: "on their next turn, moves to any space surrounding the center space" is that one turn.
+    A carrier who spends it attacking, or who comes back to the centre later, moves like anyone else."""
+    orthogonal = {cell(3, 2), cell(4, 3), cell(3, 4), cell(2, 3)}
+    s = _win_the_jewel()
+    s.apply(("move", cell(3, 2)))  # the next turn, spent on an ordinary step
+    _others_shuffle(s)
+    s.apply(("move", CENTRE))  # back on the (now empty) centre
+    _others_shuffle(s)
+    assert s.pos[0] == CENTRE and s.jewel == 0 and moves(s) == orthogonal
+    # the next turn spent on an attack: the diagonal step is gone afterwards
+    s = _win_the_jewel()
+    place(s, 1, cell(3, 2))
+    s.rng = Dice(1, 1)  # a tie: nothing happens
+    s.apply(("attack", 1))
+    place(s, 1, STARTS[1])
+    _others_shuffle(s)
+    assert s.pos[0] == CENTRE and moves(s) == orthogonal
 
 
 def test_bringing_the_jewel_home_wins():

@@ -27,6 +27,16 @@ def test_designed_content_loads_and_is_marked():
     assert any(d < 0 for d, m in c.rooms) and any(m < 0 for d, m in c.rooms)
 
 
+def test_every_tile_has_a_positive_or_negative_value_on_each_symbol():
+    """ "Each tile has a Card Draw symbol and a Mana Wheel symbol and a positive or negative value in each
+    of the symbols" (ledger 47): no designed room or key tile has a 0, and the rooms keep their average
+    (slightly in the wizard's favour)."""
+    c = load_content()
+    assert len(c.rooms) == 47
+    assert all(d != 0 and m != 0 for d, m in c.rooms + c.keys)
+    assert sum(d for d, _ in c.rooms) == 21 and sum(m for _, m in c.rooms) == 15
+
+
 def _copy(tmp_path):
     for name in ("wizard_deck.json", "loot_deck.json", "tiles.json"):
         shutil.copy(DATA / name, tmp_path / name)

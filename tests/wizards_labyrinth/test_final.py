@@ -229,20 +229,20 @@ def test_loot_phase_flips_room_applies_values_and_loots_if_no_fight():
     the Mana Wheel", "If a hero flips a tile AND fought no monsters ... draw one loot card." """
     s = scenario()
     s.tiles[5] = room(s, 1, 1)
-    s.tiles[1] = room(s, 0, -1)
+    s.tiles[1] = room(s, 1, -1)
     to_moves(s)
     hand, mana = len(s.whand), s.mana
     move_all(s, {1: ("move", 5), 2: ("move", 1)})
     assert s.flipped[5] and s.flipped[1]
     assert s.mana == mana + 1 - 1
-    assert len(s.whand) == hand + 1 + 1  # the room's card and the next turn's draw
+    assert len(s.whand) == hand + 1 + 1 + 1  # the two rooms' cards and the next turn's draw
     assert all(len(h.hand) + len(h.equipment) == 1 for h in s.heroes)
 
 
 def test_negative_card_value_makes_the_wizard_discard_his_choice():
     """ "the wizard draws or discards cards" (ledger: the wizard chooses which cards to discard) """
     s = scenario()
-    s.tiles[5] = room(s, -1, 0)
+    s.tiles[5] = room(s, -1, 1)
     s.whand = ["Goblin", "Troll"]
     to_moves(s)
     move_all(s, {1: ("move", 5)})
@@ -255,7 +255,7 @@ def test_wheel_stays_within_zero_and_max():
     """Ledger: the wheel runs 0..mana_max; turning past an end is lost."""
     s = scenario()
     s.mana = 0
-    s.tiles[5] = room(s, 0, -1)
+    s.tiles[5] = room(s, 1, -1)
     to_moves(s)
     move_all(s, {1: ("move", 5)})
     assert s.mana == 0
@@ -503,7 +503,7 @@ def test_discards_of_rooms_flipped_together_add_up():
     s = scenario(players=4)  # 6x6: heroes on A1 (cell 0); B1 = 1, A2 = 6, B2 = 7, C2 = 8
     cells = {1: 0, 6: 0, 7: 8}  # room -> where its hero stands before moving in
     for c in cells:
-        s.tiles[c] = room(s, -1, 0)
+        s.tiles[c] = room(s, -1, 1)
         s.flipped[c] = False
     s.whand = ["Goblin", "Troll"]
     to_moves(s)

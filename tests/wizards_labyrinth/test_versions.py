@@ -17,7 +17,7 @@ def test_beta_flips_and_loots_on_entering():
     """Beta: "When a player enters a new tile, that player flips that tile and all tokens ... if there are
     no monsters on that tile the player get to loot that room, by drawing 1 Loot Card." """
     s = scenario(variant="beta")
-    s.tiles[5] = room(s, 1, 0)
+    s.tiles[5] = room(s, 1, 1)
     to_moves(s)
     hand = len(s.whand)
     move_all(s, {1: ("move", 5)})
@@ -117,6 +117,27 @@ def test_alpha_wheel_gains_one_each_turn_from_zero():
     to_moves(s)
     move_all(s, {})
     assert s.mana == 2
+
+
+def test_alpha_first_turn_draws_only_the_opening_five():
+    """Alpha's "First turn": "The wizard goes first, he draws 5 cards and chooses 3 of them to save and
+    shuffle the other 2 back into the deck. He then plays any card he can play with the 1 mana he has"
+    (ledger 48): the five are the first turn's draw, so no sixth card; the later turns draw as usual."""
+    s = make("wizards-labyrinth", players=3, variant="alpha").new_state(3)
+    while s.stack[-1].kind != "keep":
+        s.apply(s.legal_actions()[0])
+    deck_before = len(s.wdeck.draw_pile)
+    for _ in range(3):
+        s.apply(s.legal_actions()[0])
+    assert s.stack[-1].kind == "main" and s.current_seat() == 0
+    assert len(s.whand) == 3 and len(s.wdeck.draw_pile) == deck_before + 2
+    assert s.mana == 1 and s.mana_left == 1
+    s2 = s.clone()
+    s2.whand = []
+    s2._legal = None
+    to_moves(s2)
+    move_all(s2, {})
+    assert s2.phase == "wizard" and len(s2.whand) == 1 and s2.mana == 2
 
 
 def test_alpha_combines_rolls():

@@ -620,9 +620,14 @@ class ArmiesState(State):
             elif op == "end_move":
                 a = self.armies.get(f["army"])
                 if a is not None and self.move_caps and any(self.card(n).capture_rest for n, _ in a.attached):
-                    self.rest(a)
-                    self.count("rule:spirit_rest", a.seat)
-                    self.emit("Spirit of Fire: the army rests after its capture.", {"sq": a.sq})
+                    if self.has_flag(a, "no_rest"):
+                        # "This army cannot rest" beats "treat it as having rested" (ledger 50).
+                        self.count("rule:spirit_rest_blocked", a.seat)
+                        self.emit("Spirit of Fire: the army cannot rest (Broken Supply Chain).", {"sq": a.sq})
+                    else:
+                        self.rest(a)
+                        self.count("rule:spirit_rest", a.seat)
+                        self.emit("Spirit of Fire: the army rests after its capture.", {"sq": a.sq})
                 self.phase = "opp2"
             elif op == "glose":
                 self._general_loss(f["seat"], f["why"])

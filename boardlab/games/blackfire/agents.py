@@ -159,7 +159,8 @@ class HeuristicAgent(BaseAgent):
             u = b.units[e]
             de = d[b.cell[e]]
             if u["kind"] == "archer":
-                if de <= opt["archer_move"] + opt["archer_range"]:
+                # a solely defensive archer (archer_offense off) hits only by landing
+                if de <= opt["archer_move"] + (opt["archer_range"] if opt["archer_offense"] else 0):
                     t = max(t, 0.8)
             elif u["kind"] == "warrior":
                 reach = opt["warrior_move"] if u["stance"] == "offensive" else 0
@@ -187,11 +188,11 @@ class HeuristicAgent(BaseAgent):
         fa = b.archer_of(foe)
         in_zone = fa is not None and d[c][b.cell[fa]] <= opt["archer_range"] and fa not in victims
         my_value = CARRIER_VALUE if unit["orb"] else KILL_VALUE[kind]
-        if kind == "archer":
-            if in_zone:
-                p = (7 - opt["contest_target"]) / 6
-                score += p * self._kill_value(b, fa) - (1 - p) * my_value * (0 if unit["invulnerable"] else 1)
-            else:
+        if kind == "archer" and in_zone and opt["archer_contest"]:
+            p = (7 - opt["contest_target"]) / 6
+            score += p * self._kill_value(b, fa) - (1 - p) * my_value * (0 if unit["invulnerable"] else 1)
+        elif kind == "archer" and not in_zone:
+            if opt["archer_offense"]:
                 targets = [e for e in b.side_units(foe) if d[c][b.cell[e]] <= opt["archer_range"]
                            and not (b.units[e]["kind"] == "warrior" and b.units[e]["stance"] == "defensive")]
                 if targets:
@@ -267,8 +268,13 @@ class HeuristicAgent(BaseAgent):
                 return -5000.0
             score += 10.0 * (min(d[c][b.exit], 30) - d[here][b.exit])
         ma = b.archer_of(me)
-        if ma is not None and unit["kind"] != "archer" and d[c][b.cell[ma]] <= b.opt["archer_range"]:
-            if not (unit["kind"] == "warrior" and unit["stance"] == "defensive") and not unit["invulnerable"]:
+        if ma is not None and d[c][b.cell[ma]] <= b.opt["archer_range"]:
+            if unit["kind"] == "archer" and b.opt["archer_contest"]:
+                # the displaced archer holds the contest as the attacker (rules ledger 14)
+                p = (7 - b.opt["contest_target"]) / 6
+                mine = 0.0 if b.units[ma]["invulnerable"] else KILL_VALUE["archer"]
+                score += (1 - p) * self._kill_value(b, e) - p * mine
+            elif not (unit["kind"] == "warrior" and unit["stance"] == "defensive") and not unit["invulnerable"]:
                 score += self._kill_value(b, e)
         if b.holder is not None and b.units[b.holder]["side"] == me:
             mine = b.cell[b.holder]

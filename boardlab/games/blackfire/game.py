@@ -48,6 +48,10 @@ class BlackfireGame(Game):
         Option("archer_move", 2, "Archer's natural movement.", "int", low=1, high=4, tunable=True),
         Option("warrior_move", 3, "Offensive warrior's natural movement.", "int", low=1, high=5, tunable=True),
         Option("archer_range", 2, "Archers kill opposing pieces that stop within this many spaces.", "int", low=1, high=3, tunable=True),
+        Option("archer_offense", True, "An archer that stops within range of opposing pieces kills one (false: archers are "
+               "solely defensive, as first designed).", "bool"),
+        Option("archer_contest", True, "Two archers that meet hold a d6 contest (false: an archer that stops within range of "
+               "the enemy archer is shot like any other piece, as before the contest was added).", "bool"),
         Option("contest_target", 5, "Archer contest: the attacker's d6 must reach this.", "int", low=2, high=6, tunable=True),
         Option("speed_bonus", 3, "Extra spaces a Speed token gives.", "int", low=1, high=5, tunable=True),
         Option("invulnerable_turns", 2, "How many opposing turns Invulnerable lasts.", "int", low=1, high=4, tunable=True),
@@ -61,9 +65,9 @@ class BlackfireGame(Game):
     variants = (
         Variant("final", "The rules of the design document (15 tokens of 8 kinds, sorcerers move 2, respawn and push)."),
         Variant("prototype", "The first playtest rules: only teleport, speed, slow and death tokens, sorcerers move 1, "
-                "killing the opposing sorcerer wins, no respawn or push.",
+                "killing the opposing sorcerer wins, no respawn or push, solely defensive archers and no archer contest.",
                 {"token_set": "prototype", "teleport_table": False, "sorcerer_move": 1, "sorcerer_kill_wins": True,
-                 "respawn": False, "push_radius": 0}),
+                 "respawn": False, "push_radius": 0, "archer_offense": False, "archer_contest": False}),
     )
     agents: ClassVar[dict[str, str]] = {
         "heuristic": "boardlab.games.blackfire.agents:HeuristicAgent",

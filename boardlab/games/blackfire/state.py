@@ -369,31 +369,33 @@ class BlackfireState(ViewsMixin, State):
         foe = 1 - unit.side
         archer = self.units[unit_id(foe, ARCHER)]
         in_range = archer.cell is not None and dist[archer.cell] <= opt["archer_range"]
-        if unit.kind == ARCHER:
-            if not own:  # "If an archer is displaced, it cannot immediately attack"
-                return
-            if in_range:  # two archers meet: the attacker needs 5 or 6
-                r = self.rng.roll(6)
-                won = r >= opt["contest_target"]
-                self._count("rule:archer-contest", unit.side)
-                self.emit(f"Archer contest: the {UNIT_NAMES[u]} rolls {r} and {'wins' if won else 'loses'}.",
-                          {"unit": u, "roll": r, "won": won})
-                if won:
-                    self._count("rule:contest-won", unit.side)
-                    self._attack(unit_id(foe, ARCHER), u, "attack:archer")
-                else:
-                    self._attack(u, unit_id(foe, ARCHER), "attack:archer")
+        if unit.kind == ARCHER and in_range and opt["archer_contest"]:
+            # two archers meet, by its own move or "placed within range of him via magic" (a displaced
+            # archer too, ledger 14): the archer that arrived is the attacker and needs 5 or 6
+            r = self.rng.roll(6)
+            won = r >= opt["contest_target"]
+            self._count("rule:archer-contest", unit.side)
+            self.emit(f"Archer contest: the {UNIT_NAMES[u]} rolls {r} and {'wins' if won else 'loses'}.",
+                      {"unit": u, "roll": r, "won": won})
+            if won:
+                self._count("rule:contest-won", unit.side)
+                self._attack(unit_id(foe, ARCHER), u, "attack:archer")
             else:
-                targets = [e for e in range(foe * 3, foe * 3 + 3)
-                           if self.units[e].cell is not None and dist[self.units[e].cell] <= opt["archer_range"]
-                           and not self._guarded(self.units[e])]
-                if len(targets) > 1:
-                    self.stack.append(Prompt(self.seat_of(unit.side), "shoot", {"unit": u, "targets": targets}))
-                    return
-                if targets:
-                    self._attack(targets[0], u, "attack:archer")
+                self._attack(u, unit_id(foe, ARCHER), "attack:archer")
         elif in_range:
+            # "Opposing pieces cannot stop within two spaces without being killed" (with no contest, an
+            # archer is shot like any other piece)
             self._attack(u, unit_id(foe, ARCHER), "attack:archer")
+        elif unit.kind == ARCHER and own and opt["archer_offense"]:
+            # "If an archer is displaced, it cannot immediately attack" (hence ``own``)
+            targets = [e for e in range(foe * 3, foe * 3 + 3)
+                       if self.units[e].cell is not None and dist[self.units[e].cell] <= opt["archer_range"]
+                       and not self._guarded(self.units[e])]
+            if len(targets) > 1:
+                self.stack.append(Prompt(self.seat_of(unit.side), "shoot", {"unit": u, "targets": targets}))
+                return
+            if targets:
+                self._attack(targets[0], u, "attack:archer")
         if own:
             self._after_fire(u)
 

@@ -56,6 +56,7 @@ class Observation:
             "power": list(self.power),
             "items": [list(i) for i in self.items],
             "jewel": self.jewel,
+            "jewel_exit": self.exit,  # the new carrier who may still step diagonally off the centre
             "winner": self.winner,
             "tokens": tokens,
             "walls": [[c, SIDES[d]] for c, d in sorted(self.facing.items())],

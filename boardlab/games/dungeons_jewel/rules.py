@@ -14,6 +14,8 @@ State layout (flat lists so that :meth:`clone` is a handful of slices):
   N, E, S, W); ``facing``: room -> side of each placed wall token;
 * ``pile`` (dungeon tokens, top = end) and ``deck`` (treasure cards), both hidden;
 * ``jewel``: the seat carrying the jewel, ``None`` while the dragon guards it;
+  ``exit``: the seat that has just beaten the dragon and may, on its next turn,
+  step to any space surrounding the centre (``None`` once that turn is played);
 * ``stats``: flat usage counters (``game.stat_keys`` x seats) for the lab.
 """
 
@@ -34,7 +36,7 @@ DRAGON = ("dragon",)
 
 class DungeonState(Observation, State):
     __slots__ = ("seat", "first", "pos", "health", "power", "items", "tokens", "known",
-                 "walls", "facing", "pile", "deck", "jewel", "winner", "stats")
+                 "walls", "facing", "pile", "deck", "jewel", "exit", "winner", "stats")
 
     # -- Setup -------------------------------------------------------------
     def _setup(self) -> None:
@@ -54,6 +56,7 @@ class DungeonState(Observation, State):
         self.deck = g.content.treasure_deck()
         self.rng.shuffle(self.deck)
         self.jewel = None
+        self.exit = None
         self.winner = None
         self.stats = [0] * (len(g.stat_keys) * n)
         # "If no one can decide, then there is a die roll.  The person who rolls
@@ -114,8 +117,9 @@ class DungeonState(Observation, State):
         if c == centre:
             if self.jewel is None:
                 out.append(DRAGON)
-            elif self.jewel == s and g.opt_exit_any:
-                # "on their next turn, moves to any space surrounding the center space"
+            elif self.jewel == s and self.exit == s and g.opt_exit_any:
+                # "on their next turn, moves to any space surrounding the center space":
+                # that one turn only (ledger 32)
                 for j in b.around:
                     if moves[j] not in out and j not in b.steps[c]:
                         out.append(moves[j])
@@ -141,12 +145,15 @@ class DungeonState(Observation, State):
                 self._turn_wall(p.data, action[1])
             else:
                 self._take(p.seat, p.data, action[1])
-        elif kind == "move":
-            self._move(action[1])
-        elif kind == "attack":
-            self._attack(action[1])
         else:
-            self._fight_dragon()
+            if self.exit == self.seat:
+                self.exit = None  # the carrier's "next turn" is this one (ledger 32)
+            if kind == "move":
+                self._move(action[1])
+            elif kind == "attack":
+                self._attack(action[1])
+            else:
+                self._fight_dragon()
         if not self.stack and self.winner is None:
             self.seat = (self.seat + 1) % self.game.players
             self.begin_turn()
@@ -311,6 +318,7 @@ class DungeonState(Observation, State):
         if ok:
             self._count("dragon:won", s)
             self.jewel = s
+            self.exit = s
         else:
             self._damage(s)
 
@@ -377,8 +385,7 @@ class DungeonState(Observation, State):
         out = []
         for d, j in b.sides[cell]:
             if walls[cell] >> d & 1:
-                out.append(("wall", SIDES[d]))
-                continue
+                continue  # already blocked: turning the wall there blocks nothing (ledger 33)
             walls[cell] |= 1 << d
             walls[j] |= 1 << OPPOSITE_SIDE[d]
             if b.connected(walls):
@@ -415,5 +422,6 @@ class DungeonState(Observation, State):
         new.pile = self.pile[:]
         new.deck = self.deck[:]
         new.jewel = self.jewel
+        new.exit = self.exit
         new.winner = self.winner
         new.stats = self.stats[:]

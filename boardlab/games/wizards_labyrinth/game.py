@@ -28,6 +28,8 @@ OPTIONS = (
     Option("hero_hp", 10, "Hit points of each hero.", "int", low=1, high=30, tunable=True),
     Option("opening_draw", 5, "Cards the wizard draws at setup.", "int", low=1, high=10, tunable=True),
     Option("opening_keep", 3, "Cards of the opening draw the wizard keeps.", "int", low=1, high=10, tunable=True),
+    Option("first_turn_draw", True, "The wizard's first turn starts with the usual draw after the opening draw (alpha: "
+           "false, the opening five are the first turn's draw).", "bool"),
     Option("loot_phase", True, "Flip tiles and loot in a loot phase after combat (final); false: on entering (beta, alpha).", "bool"),
     Option("combine_rolls", False, "Heroes fighting together add their d20s (alpha); false: take the highest.", "bool"),
     Option("trap_save_1", 7, "Save needed against 1 trap.", "int", low=1, high=21, tunable=True),
@@ -57,7 +59,7 @@ VARIANTS = (
             {**_EARLY, "trap_save_1": 10, "trap_save_2": 10, "trap_save_3": 10, "win_loot_repeat_draw": 1,
              "trap_damage_per_trap": True}),
     Variant("alpha", "Rules - Alpha build, 17 October 2013: +1 mana a turn, combined rolls, 5+ saves, no rage.",
-            {**_EARLY, "start_mana": 0, "mana_per_turn": 1, "combine_rolls": True, "trap_save_1": 5, "trap_save_2": 5,
+            {**_EARLY, "start_mana": 0, "mana_per_turn": 1, "first_turn_draw": False, "combine_rolls": True, "trap_save_1": 5, "trap_save_2": 5,
              "trap_save_3": 5, "loss_damage_per_monster": False, "tile_token_limit": 3, "rage": False,
              "tower_entrance": False, "trading": False, "equipment_limits": False}),
 )

@@ -81,7 +81,7 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
             self.todo.append(("ask", "tower"))
         if o["tower_entrance"]:
             self.todo.append(("ask", "entrance"))
-        self.todo += [("ask", "key")] * 3 + [("opening",), ("wizard_turn",)]
+        self.todo += [("ask", "key")] * 3 + [("opening",), ("wizard_turn", True)]
         self.begin_turn()
         self._run()
 

@@ -25,24 +25,27 @@ class WizardTurnMixin:
     __slots__ = ()
 
     # wizard turn -------------------------------------------------------------
-    def _t_wizard_turn(self) -> None:
+    def _t_wizard_turn(self, first: bool = False) -> None:
         self.begin_turn()
         self.phase = "wizard"
         tasks: list[tuple] = [("rage", self.game.players)] if self.rage_active() else []
-        self.todo[0:0] = tasks + [("wizard_draw",), ("ask", "main")]
+        # alpha's "First turn": the opening five are that turn's draw (ledger 48)
+        draw = not first or self.game.option_values["first_turn_draw"]
+        self.todo[0:0] = tasks + [("wizard_draw",) if draw else ("wizard_draw", 0), ("ask", "main")]
 
-    def _t_wizard_draw(self) -> None:
-        """Draw a card; at the wheel's maximum draw an extra card instead of gaining mana."""
+    def _t_wizard_draw(self, draw: int = 1) -> None:
+        """Draw a card (none on alpha's first turn); at the wheel's maximum draw an extra card instead of gaining mana."""
         o = self.game.option_values
         extra = 0
         if self.mana >= o["mana_max"]:
             extra = 1
         else:
             self.mana = min(o["mana_max"], self.mana + o["mana_per_turn"])
-        cards = self.wdeck.draw_many(self.rng, 1 + extra)
+        cards = self.wdeck.draw_many(self.rng, draw + extra)
         self.whand += cards
         self.mana_left = self.mana
-        self.emit(f"The wizard draws {len(cards)} card(s)", to=[WIZARD], private_text=f"You draw {', '.join(cards) or 'nothing'}")
+        if draw + extra:
+            self.emit(f"The wizard draws {len(cards)} card(s)", to=[WIZARD], private_text=f"You draw {', '.join(cards) or 'nothing'}")
 
     def _t_rage(self, left: int) -> None:
         if left > 0 and self.rage_removable():
