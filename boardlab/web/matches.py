@@ -126,15 +126,19 @@ class Match:
         raise WebError(403, f"this token does not hold seat {seat}")
 
 
-def snapshot(match: Match, seat: int | None, state: State | None = None) -> dict[str, Any]:
-    """Everything a page for ``seat`` (``None``: spectator) is sent; built from its view only."""
+def snapshot(match: Match | None, seat: int | None, state: State | None = None) -> dict[str, Any]:
+    """Everything a page for ``seat`` (``None``: spectator) is sent; built from its view only.
+
+    ``match`` may be ``None`` when ``state`` is given (a bare state: seats keep their default names).
+    """
     st = state if state is not None else match.state
     view = st.view(seat)
     acting = st.current_seat()
     mine = seat is not None and seat == acting
     actions = st.legal_actions() if mine else ()
     # the names typed in the lobby, in the scene, the action labels and the log alike
-    defaults, names = st.game.seat_names(), [s.name for s in match.seats]
+    defaults = st.game.seat_names()
+    names = [s.name for s in match.seats] if match is not None else list(defaults)
     return {
         "type": "snapshot",
         "match": match.info() if state is None else None,
