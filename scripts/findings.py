@@ -124,12 +124,13 @@ RULE_CHANGES: dict[str, dict] = {
             ("No force push on respawn, seat 0 camps (persona `camper`) against the heuristic", {"push_radius": 0},
              "'to prevent camping': without the push, camping the respawn square should pay",
              ("seat:0", +1), {"agents": ["heuristic:persona=camper", "heuristic"]}),
-        ],
-        "not_available": [
-            ("Archers defensive only (no offensive shot)", "the archer was 'initially designed to be solely defensive'; "
-             "the option that restores it is being added on another branch (game rules are not this branch's to edit)"),
-            ("No archer contest (no d6 when two archers meet)", "'causing a dice roll when two archers meet, giving advantage to "
-             "the defender'; the option is being added on another branch"),
+            ("Archers defensive only (no offensive shot)", {"archer_offense": False},
+             "'While initially designed to be solely defensive, a question was raised about when he moves within two spaces "
+             "of another unit ... This was rectified by giving him some offensive capabilities' (no effect on balance or length stated)",
+             None),
+            ("No archer contest (no d6 when two archers meet)", {"archer_contest": False},
+             "'and expanded to when another archer was placed within range of him via magic or movement. This was rectified "
+             "... by causing a dice roll when two archers meet, giving advantage to the defender' (no effect stated)", None),
         ],
     },
     "wizards-labyrinth": {
