@@ -202,6 +202,10 @@ RULE_CHANGES: dict[str, dict] = {
              "the combat-only game it replaced)", {"hold_turns": 10},
              "king of the hill 'gets the game focuses on one point, forces combat and gets the game to a point of "
              "finishing rather quickly': a weaker hill should make games longer", ("turns", +1)),
+            ("Mana gates cost 30, not 10 (the option's maximum: the centre nearly closed, a second proxy for the "
+             "combat-only game)", {"gate_cost": 30},
+             "the same: the gates lead to the hill that 'gets the game to a point of finishing rather quickly'; "
+             "a dearer gate should make games longer", ("turns", +1)),
             ("Not a designer change: combat ties go to the defender (the ledger's alternative; the seed says only "
              "'the one with the higher roll wins')", {"ties": "defender"},
              "the design history: 'There are certain aspects of the game I'd still like to develop further, such as "
@@ -218,7 +222,7 @@ RULE_CHANGES: dict[str, dict] = {
              "to work, because it negated the other aspect of the game: combat and summoning': no option"),
             ("Combat only: last summoner standing is the only win (no Chamber of Victory)", "'we ran into the issue of "
              "players dropping from the game, and having to wait until the end': no option turns the Chamber off "
-             "(hold_turns goes to 10 at most: see the first row); players dropping out is also not measured by the lab"),
+             "(the two proxy rows above come nearest); the waiting of players knocked out is not in this table"),
             ("Mana gates not connected to the temples (the first incarnation)", "'When we finally decided to add the "
              "Mana Gates, we eventually connected them to the Mana Temples': a board change, no option"),
         ],
