@@ -178,6 +178,56 @@ RULE_CHANGES: dict[str, dict] = {
              "revised rules keep 7x7)"),
         ],
     },
+    "armies": {
+        # The seed is one write-up ("now at least somewhat happy with it") with no revision notes or post-mortem:
+        # it describes no changed rule. The rows are the two choices its own text leaves to the players.
+        "base": {"variant": "standard", "agents": ["heuristic"]},
+        "roles": ["white"],
+        "changes": [
+            ("Roll for the first player (the seed's other choice), not white first", {"first": "roll"},
+             "'roll to see who goes first (or white goes first; you pick)': both are offered, no effect claimed", None),
+            ("At most one Training card per turn (the seed's M:tG 'Land' analogy)", {"trainings_per_turn": 1},
+             "'Training: A one-time effect that boosts a piece's maximum skill in a specific domain. (Land)': "
+             "the seed compares Training to lands but states no per-turn limit and claims no effect", None),
+        ],
+        "not_available": [
+            ("Any revised rule (deck rules, resting, combat ...)", "the seed has no revision notes, playtest notes or "
+             "post-mortem ('This will help me improve the rules!'): it describes no rule it changed, so there is nothing else to flip"),
+        ],
+    },
+    "summoners-quest": {
+        "base": {"variant": "standard", "players": 4, "agents": ["heuristic"]},
+        "roles": [],  # four symmetric summoners: only the length is compared
+        "changes": [
+            ("Hold the Chamber of Victory 10 turns, not 3 (a weaker king-of-the-hill ending: the nearest option to "
+             "the combat-only game it replaced)", {"hold_turns": 10},
+             "king of the hill 'gets the game focuses on one point, forces combat and gets the game to a point of "
+             "finishing rather quickly': a weaker hill should make games longer", ("turns", +1)),
+            ("Mana gates cost 30, not 10 (the option's maximum: the centre nearly closed, a second proxy for the "
+             "combat-only game)", {"gate_cost": 30},
+             "the same: the gates lead to the hill that 'gets the game to a point of finishing rather quickly'; "
+             "a dearer gate should make games longer", ("turns", +1)),
+            ("Not a designer change: combat ties go to the defender (the ledger's alternative; the seed says only "
+             "'the one with the higher roll wins')", {"ties": "defender"},
+             "the design history: 'There are certain aspects of the game I'd still like to develop further, such as "
+             "the combat'; no tie rule and no effect claimed", None),
+            ("Not a designer change: gates opened at will from anywhere (the ledger's alternative)", {"gate_opening": "at-will"},
+             "'they must spend 10 mana points to open a single gate'; how a gate is opened is not said, no effect claimed", None),
+            ("Not a designer change: no starting cards (the seed deals none)", {"starting_hand": 0},
+             "the seed's setup deals no cards; 3 starting cards is the project's reading; no effect claimed", None),
+        ],
+        "not_available": [
+            ("Win by destroying 4 bosses (the first version)", "'At first we had the game require the destruction of 4 "
+             "bosses ... we would have to complicate the combat rules': no option (no bosses in the game)"),
+            ("Mana unlocks the temples, which then lead to a win (the second version)", "'We still couldn't quite get it "
+             "to work, because it negated the other aspect of the game: combat and summoning': no option"),
+            ("Combat only: last summoner standing is the only win (no Chamber of Victory)", "'we ran into the issue of "
+             "players dropping from the game, and having to wait until the end': no option turns the Chamber off "
+             "(the two proxy rows above come nearest); the waiting of players knocked out is not in this table"),
+            ("Mana gates not connected to the temples (the first incarnation)", "'When we finally decided to add the "
+             "Mana Gates, we eventually connected them to the Mana Temples': a board change, no option"),
+        ],
+    },
 }
 
 START, END = "<!-- figures:start -->", "<!-- figures:end -->"
