@@ -54,6 +54,10 @@ EXPERIMENTS: dict[str, list[tuple[str, dict]]] = {
          {"variant": "rulebook", "players": 4, "agents": ["heuristic:strength=1", "heuristic", "heuristic", "heuristic"]}),
         ("rulebook, seat 0 gears up longer (heuristic strength 5), 3 heuristic players",
          {"variant": "rulebook", "players": 4, "agents": ["heuristic:strength=5", "heuristic", "heuristic", "heuristic"]}),
+        # The post-mortem's players all "set off for the centre around the same time": every
+        # seat races for the dragon at once (strength 1), so the first to move is the first there.
+        ("rulebook, all four seats race to the dragon at once (heuristic strength 1)",
+         {"variant": "rulebook", "players": 4, "agents": ["heuristic:strength=1"]}),
     ],
     "blackfire": [
         ("final rules, heuristic vs heuristic", {"variant": "final", "agents": ["heuristic"]}),
