@@ -64,24 +64,25 @@ TARGET_GAMES = 1000
 # -- timing ------------------------------------------------------------------------------------
 
 
-def _timed_game(args: tuple[dict[str, Any], list[str], int]) -> tuple[int, float, float, int]:
-    """Play one game as ``boardlab simulate`` does; return (seed, CPU s, wall s, decisions)."""
+def _timed_game(args: tuple[dict[str, Any], list[str], int]) -> tuple[int, float, float, int, str]:
+    """Play one game as ``boardlab simulate`` does; return (seed, CPU s, wall s, decisions, outcome)."""
     config, specs, seed = args
     game = runner._batch_game(config)
     c0, w0 = time.process_time(), time.perf_counter()
     _, record = runner.play_game(game, specs, seed)
-    return seed, time.process_time() - c0, time.perf_counter() - w0, record.decisions
+    outcome = json.dumps([record.scores, record.winners, record.turns, record.decisions, record.reason])
+    return seed, time.process_time() - c0, time.perf_counter() - w0, record.decisions, outcome
 
 
 def t_interval(xs: list[float]) -> tuple[float, float, float]:
-    """Mean and two-sided 95% Student-t interval of ``xs``."""
+    """Mean and two-sided 95% Student-t interval of ``xs`` (lower end clamped at 0)."""
     from scipy import stats
 
     m = statistics.fmean(xs)
     if len(xs) < 2:
         return m, float("nan"), float("nan")
     half = stats.t.ppf(0.975, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
-    return m, m - half, m + half
+    return m, max(0.0, m - half), m + half  # a time is never negative
 
 
 def measure(game_id: str, games: int, agents: str | None, jobs: int, seed: int) -> dict[str, Any]:
@@ -104,6 +105,11 @@ def measure(game_id: str, games: int, agents: str | None, jobs: int, seed: int) 
     decisions = sum(r[3] for r in rows)
     m, lo, hi = t_interval(cpu)
     gps = games / wall
+    import hashlib
+
+    # Same seeds and agents give the same games: the fingerprint shows a speed change kept every outcome
+    # (meaningful with an iteration budget only; a time budget depends on the machine's speed).
+    fingerprint = hashlib.sha256(json.dumps(sorted((r[0], r[4]) for r in rows)).encode()).hexdigest()[:16]
     return {
         "game": game.id,
         "agents": ",".join(specs),
@@ -122,6 +128,7 @@ def measure(game_id: str, games: int, agents: str | None, jobs: int, seed: int) 
         "extrapolated_1000_quiet_s_95ci": [TARGET_GAMES * lo / jobs, TARGET_GAMES * hi / jobs],
         "load_average_1min_before_after": None,
         "nproc": os.cpu_count(),
+        "outcome_fingerprint": fingerprint,
     }
 
 
@@ -161,8 +168,12 @@ def _category(func: tuple[str, int, str]) -> str | None:
     for name, pred in CATEGORIES:
         if pred(f, n):
             return name
-    if f.endswith("agents/mcts.py") or f.endswith("engine/rng.py"):
-        return "search bookkeeping (own code)"  # UCB selection, playout variety, the Rng
+    if f.endswith("engine/rng.py"):
+        return "random numbers (Rng)"
+    if f.endswith("agents/mcts.py"):
+        return "search bookkeeping (own code)"  # UCB selection, playout variety
+    if "/games/" in f:
+        return "rules queries (other game functions)"
     return None
 
 
@@ -204,6 +215,11 @@ def _file_split(st: pstats.Stats) -> dict[str, float]:
             key = "boardlab/" + parts[-1] if len(parts) > 1 else os.path.basename(f)
         out[key] = out.get(key, 0.0) + v[2]
     return out
+
+
+def _function_split(st: pstats.Stats) -> dict[str, float]:
+    raw = st.stats  # type: ignore[attr-defined]
+    return {f"{os.path.basename(f)}:{line}({n})": v[2] for (f, line, n), v in raw.items()}
 
 
 def choice_states(game: Any, seed: int, k: int) -> list[tuple[Any, int]]:
@@ -268,6 +284,7 @@ def profile(game_id: str, k: int, spec: str, seed: int) -> dict[str, Any]:
         "inside_heuristic_policy_pct": pct(policy, policy_total),
         "uncategorised_calls_pct_of_search": pct(unknown, search_total, 6),
         "self_time_by_file_pct": pct(files, all_total, 10),
+        "self_time_top_functions_pct": pct(_function_split(st), all_total, 8),
     }
 
 
