@@ -301,12 +301,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1 or args.profile < 0:
         parser.error("--games and --jobs must be >= 1, --profile >= 0")
-    if args.profile:
-        out = profile(args.game, args.profile, args.profile_agent, args.seed)
-    else:
-        before = os.getloadavg()[0]
-        out = measure(args.game, args.games, args.agents, args.jobs, args.seed)
-        out["load_average_1min_before_after"] = [before, os.getloadavg()[0]]
+    from boardlab.engine.errors import BoardlabError
+
+    try:
+        if args.profile:
+            out = profile(args.game, args.profile, args.profile_agent, args.seed)
+        else:
+            before = os.getloadavg()[0]
+            out = measure(args.game, args.games, args.agents, args.jobs, args.seed)
+            out["load_average_1min_before_after"] = [before, os.getloadavg()[0]]
+    except BoardlabError as exc:  # unknown game, agent or parameter: one line, exit code 2
+        parser.exit(2, f"bench_verdict.py: error: {exc}\n")
     if args.json:
         print(json.dumps(out))
     else:
