@@ -44,9 +44,15 @@ class _Board:
             self.orb_cell = self.cell[self.holder]
         self.prompt = st["prompt"]
         self.red_start = st.get("red_start")
+        self._sides: dict[str, tuple[int, ...]] = {}
 
-    def side_units(self, side: str) -> list[int]:
-        return [i for i, u in enumerate(self.units) if u["side"] == side and self.cell[i] is not None]
+    def side_units(self, side: str) -> tuple[int, ...]:
+        """The side's units on the board (computed once per board: scoring asks for it per legal action)."""
+        got = self._sides.get(side)
+        if got is None:
+            got = self._sides[side] = tuple(
+                i for i, u in enumerate(self.units) if u["side"] == side and self.cell[i] is not None)
+        return got
 
     def archer_of(self, side: str) -> int | None:
         i = 1 if side == "green" else 4

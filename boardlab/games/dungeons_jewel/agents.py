@@ -68,8 +68,13 @@ class HeuristicAgent(BaseAgent):
         return risk
 
     def _route(self, v: dict[str, Any], targets: list[int], risk: list[float], weight: float,
-               avoid_centre: bool) -> tuple[list[float], list[float]]:
-        """Reverse Dijkstra: cost of the cheapest way from each room to a target."""
+               avoid_centre: bool, need: Any = None) -> tuple[list[float], list[float]]:
+        """Reverse Dijkstra: cost of the cheapest way from each room to a target.
+
+        With ``need`` (rooms), the search stops once every one of them is settled: their
+        costs are then final (Dijkstra never changes a settled room), so they are exactly
+        what the full search gives; other rooms' entries may be left too high.
+        """
         size = v["size"]
         cells = size * size
         blocked = v["blocked"]
@@ -85,10 +90,15 @@ class HeuristicAgent(BaseAgent):
             dist[t] = 0.0
             heap.append((0.0, t))
         heapq.heapify(heap)
+        left = None if need is None else set(need)
         while heap:
             d, x = heapq.heappop(heap)
             if d > dist[x]:
                 continue
+            if left is not None and x in left:
+                left.discard(x)
+                if not left:
+                    break
             w = 0 if through else blocked[x]
             nd = d + enter[x]
             for side, y in sides[x]:
@@ -136,7 +146,8 @@ class HeuristicAgent(BaseAgent):
         return abs(a % size - b % size) + abs(a // size - b // size)
 
     def _best_move(self, v, moves, targets, risk, weight, avoid_centre) -> tuple:
-        dist, enter = self._route(v, targets, risk, weight, avoid_centre)
+        # Only the move destinations' costs are read below.
+        dist, enter = self._route(v, targets, risk, weight, avoid_centre, need=[a[1] for a in moves])
         best = None
         best_cost = 0.0
         for a in moves:
