@@ -412,12 +412,18 @@ def rule_change_block(game_id: str, summary: dict, rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def write_block(path: Path, start: str, end: str, block: str) -> None:
-    text = path.read_text() if path.exists() else f"# Findings\n"
+def write_block(path: Path, start: str, end: str, block: str,
+                fresh: str = "# Findings\n", heading: str = "## One rule at a time\n\n") -> None:
+    """Replace the text between ``start`` and ``end`` in ``path`` by ``block``.
+
+    A missing file starts as ``fresh``; a file without the markers gets
+    ``heading`` and the block appended.
+    """
+    text = path.read_text() if path.exists() else fresh
     if start in text and end in text:
         text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda m: block, text, flags=re.S)
     else:
-        text = text.rstrip() + "\n\n## One rule at a time\n\n" + block + "\n"
+        text = text.rstrip() + "\n\n" + heading + block + "\n"
     path.write_text(text)
 
 
@@ -460,12 +466,7 @@ def main() -> None:
             results.append((label, cfg, res))
         path = ROOT / "docs" / "findings" / f"{game_id}.md"
         block = figures_block(game_id, results, args.games, args.seed)
-        text = path.read_text() if path.exists() else f"# Findings: {game_id}\n\n{START}\n{END}\n"
-        if START in text and END in text:
-            text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda m: block, text, flags=re.S)
-        else:
-            text = text.rstrip() + "\n\n" + block + "\n"
-        path.write_text(text)
+        write_block(path, START, END, block, fresh=f"# Findings: {game_id}\n\n{START}\n{END}\n", heading="")
         print(f"wrote {path}", file=sys.stderr)
 
 
