@@ -68,6 +68,15 @@ class Follower:
         return self.snap
 
 
+def check_followers(sockets, states):
+    """Each socket got one snapshot on hello, then one update per action, in order: all as the engine allows."""
+    for seat, ws in sockets:
+        page = Follower()
+        for st in states:
+            check_payload(page.feed(ws.receive_json()), st, seat)
+        assert page.updates == len(states) - 1
+
+
 @pytest.mark.parametrize("game_id,players,turns", [("toy", 3, 40), ("gridtest", 3, 40), ("dungeons-jewel", 3, 20)])
 def test_all_human_game_every_payload(client, game_id, players, turns):
     """All seats human, played by the test over HTTP; WebSocket listeners for every seat and a spectator."""
@@ -97,11 +106,7 @@ def test_all_human_game_every_payload(client, game_id, players, turns):
             local.apply(local.legal_actions()[i])
             states.append(local.clone())
             check_payload(res.json(), local, acting)
-        for seat, ws in sockets:
-            page = Follower()
-            for st in states:  # one snapshot on hello, then one update per action, in order
-                check_payload(page.feed(ws.receive_json()), st, seat)
-            assert page.updates == len(states) - 1
+        check_followers(sockets, states)
     finally:
         for _, ws in sockets:
             ws.__exit__(None, None, None)
@@ -200,11 +205,7 @@ def test_payload_leak_checker_full_game_every_seat(client, game_id, seed):
             states.append(local.clone())
             check_payload(res.json(), local, acting)
         assert local.is_over()
-        for seat, ws in sockets:
-            page = Follower()
-            for st in states:  # the snapshot on hello, then one update per action, in order
-                check_payload(page.feed(ws.receive_json()), st, seat)
-            assert page.updates == len(states) - 1
+        check_followers(sockets, states)
     finally:
         for _, ws in sockets:
             ws.__exit__(None, None, None)
