@@ -34,7 +34,7 @@ import timeit
 from typing import Any
 
 from boardlab.engine import Rng, make
-from boardlab.engine.runner import play_game, run_batch
+from boardlab.agents.runner import play_game, run_batch
 
 
 def machine() -> dict[str, Any]:

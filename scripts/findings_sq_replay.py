@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from boardlab.agents import Decision, make_agent  # noqa: E402
 from boardlab.engine.registry import make  # noqa: E402
-from boardlab.engine.runner import agent_seed, game_seed  # noqa: E402
+from boardlab.agents.runner import agent_seed, game_seed  # noqa: E402
 from boardlab.playtest.simulate import RunConfig, play_row  # noqa: E402
 from boardlab.stats import mcnemar_exact, wilson  # noqa: E402
 

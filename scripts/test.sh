@@ -20,5 +20,9 @@ fi
 
 python -m pip install -q -e '.[test]'
 
+# The import contracts (pyproject.toml, [tool.importlinter]; docs/architecture.md):
+# layers, the per-game module order, and no cycles. A new back edge fails here.
+lint-imports --no-cache
+
 # Exit code 5 ("no tests collected") is a failure too.
 exec python -m pytest -p no:cacheprovider tests boardlab "$@"

@@ -42,7 +42,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from boardlab.engine.errors import SaveFileError
-from boardlab.engine.runner import GameRecord, game_seed
+from boardlab.agents.runner import GameRecord, game_seed
 from boardlab.stats import wilson  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,7 +92,7 @@ def lineups(agents: Sequence[str], players: int, field: str | None = None,
 def _play_tasks(args: tuple[dict[str, Any], list[tuple[int, tuple[str, ...], int]]]) -> list[tuple[int, GameRecord]]:
     config, tasks = args
     from boardlab.engine.registry import make
-    from boardlab.engine.runner import play_game
+    from boardlab.agents.runner import play_game
 
     game = make(config["game"], players=config["players"], variant=config["variant"], options=config["options"])
     game.record_events = False

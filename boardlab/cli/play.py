@@ -21,7 +21,7 @@ from rich.text import Text
 
 from boardlab.agents import Decision, make_agent
 from boardlab.engine.game import Game
-from boardlab.engine.runner import agent_seed
+from boardlab.agents.runner import agent_seed
 from boardlab.engine.scene import status_line
 from boardlab.engine.state import State
 from boardlab.render.terminal import render_actions, render_scene

@@ -12,7 +12,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from boardlab.engine.runner import run_batch, summarize, timed
+from boardlab.agents.runner import run_batch, summarize, timed
 
 from .common import check_games, check_jobs, console, make_game, parse_agents
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import ContentError
+from .files import load_json_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import State
@@ -94,8 +95,6 @@ class FittedEvaluation:
 
     @classmethod
     def load(cls, path: str | Path) -> "FittedEvaluation":
-        from .game import load_json_file
-
         return cls(load_json_file(path, "evaluation file"), str(path))
 
     def models_for(self, players: int) -> dict[str, Model]:

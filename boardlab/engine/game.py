@@ -14,11 +14,13 @@ immutable once built and shared by every state created from it.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from .errors import InvalidOptionError, SaveFileError, UnknownVariantError
+from .files import load_json_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from .evaluation import FittedEvaluation
@@ -34,9 +36,15 @@ class Option:
     ``kind`` is one of ``int``, ``float``, ``bool``, ``str``.  Numeric options
     may give ``low``/``high`` bounds; ``tunable`` marks the ones the rule
     optimiser may search.  ``choices`` restricts a ``str`` option.
-    ``path`` marks a ``str`` option that may name a file or folder (the CLI
-    accepts any path); untrusted callers (the web server) may give only one of
-    its ``presets``, the named values the game ships.
+    ``path`` marks a *content* option: a ``str`` naming a file or folder of
+    game content (a map, a deck, a card set).  The game declares its shipped
+    content by name in ``presets``, a mapping from preset name to the shipped
+    file, relative to the game's package folder (``{"": "castle.txt"}``; the
+    empty name is the designed default).  :meth:`Game.content_path` is the one
+    place that turns a value into a file: a preset name gives the shipped file,
+    anything else is taken as a path, which only trusted callers (the CLI) may
+    give; :meth:`Game.check_untrusted` refuses it for the web server.
+    After construction ``presets`` holds the names and ``files`` the files.
     """
 
     name: str
@@ -48,7 +56,13 @@ class Option:
     choices: tuple[str, ...] | None = None
     tunable: bool = False
     path: bool = False
-    presets: tuple[str, ...] = ()
+    presets: tuple[str, ...] | Mapping[str, str] = ()
+    files: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.presets, Mapping):
+            object.__setattr__(self, "files", tuple(self.presets.values()))
+            object.__setattr__(self, "presets", tuple(self.presets.keys()))
 
     def coerce(self, value: Any) -> Any:
         """Check and convert ``value`` (possibly a string from the CLI) for this option."""
@@ -282,6 +296,48 @@ class Game:
     #: A fitted evaluation file (:mod:`boardlab.engine.evaluation`) for search agents, or ``None``.
     evaluation_file: ClassVar[str | Path | None] = None
 
+    @classmethod
+    def package_dir(cls) -> Path:
+        """The folder of the game's package (where its shipped content lives)."""
+        module = sys.modules[cls.__module__]
+        return Path(module.__file__).resolve().parent  # type: ignore[arg-type]
+
+    def content_path(self, name: str) -> Path:
+        """The file or folder that content option ``name`` selects.
+
+        A preset name gives the shipped file (``Option.presets``); any other
+        value is the path of the user's own file, which only a trusted caller
+        (the CLI) can have passed: untrusted callers go through
+        :meth:`check_untrusted` first.  This is the only place where a content
+        option's value becomes a path.
+        """
+        opt = self.all_options()[name]
+        value = self.option_values[name]
+        if value in opt.presets and opt.files:
+            return self.package_dir() / opt.files[opt.presets.index(value)]
+        return Path(value)
+
+    @classmethod
+    def check_untrusted(cls, variant: Any, options: Mapping[str, Any]) -> None:
+        """Refuse anything in an untrusted configuration that would open a file.
+
+        A content option (``Option.path``) may take only one of its presets,
+        and a variant must be a declared name, never a variant file.  Raises
+        :class:`UnknownVariantError` or :class:`InvalidOptionError` naming the
+        allowed values.  Nothing here opens a file.
+        """
+        if isinstance(variant, str) and variant not in {v.name for v in cls.variants}:
+            names = ", ".join(v.name for v in cls.variants)
+            raise UnknownVariantError(f"variant must be one of: {names}")
+        declared = cls.all_options()
+        for key, value in options.items():
+            opt = declared.get(key)
+            if opt is not None and opt.path and value not in opt.presets:
+                allowed = ", ".join(repr(p) for p in opt.presets)
+                raise InvalidOptionError(
+                    f"option {key!r} takes a file path, which the web server does not accept; allowed values: {allowed}"
+                )
+
     def fitted_evaluation(self) -> "FittedEvaluation | None":
         """The game's fitted evaluation (read once per file), or ``None`` if it has none."""
         path = self.evaluation_file
@@ -333,21 +389,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id} players={self.players} variant={self.variant}>"
-
-
-def load_json_file(path: str | Path, what: str = "data file") -> Any:
-    """Read a JSON data file, raising :class:`~boardlab.engine.errors.ContentError` with the path on failure."""
-    from .errors import ContentError
-
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(f"cannot read {what} {p}: {exc.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ContentError(f"{what} {p} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
 
 
 def _check_save(doc: Any) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """The game registry: list games and make one by name.
 
-Built-in games are listed in :data:`boardlab.games.BUILTIN` as import paths
-(so importing the registry imports no game).  Third-party packages may add
+Built-in games are listed in :data:`BUILTIN` as import paths (so importing
+the registry imports no game: the engine never imports a game module, it
+only names them).  Third-party packages may add
 games through the ``boardlab.games`` entry-point group.
 
 >>> from boardlab.engine import registry
@@ -18,6 +19,15 @@ from typing import Any, Mapping
 from .errors import UnknownGameError
 from .game import Game
 
+#: The built-in games: id -> ``"module:Class"``.
+BUILTIN: dict[str, str] = {
+    "armies": "boardlab.games.armies.game:ArmiesGame",
+    "blackfire": "boardlab.games.blackfire.game:BlackfireGame",
+    "dungeons-jewel": "boardlab.games.dungeons_jewel.game:DungeonsJewel",
+    "summoners-quest": "boardlab.games.summoners_quest.game:SummonersQuestGame",
+    "wizards-labyrinth": "boardlab.games.wizards_labyrinth.game:WizardsLabyrinthGame",
+}
+
 _extra: dict[str, str | type[Game]] = {}
 _cache: dict[str, type[Game]] = {}
 
@@ -29,8 +39,6 @@ def register(game_id: str, target: str | type[Game]) -> None:
 
 
 def _table() -> dict[str, str | type[Game]]:
-    from boardlab.games import BUILTIN
-
     table: dict[str, str | type[Game]] = dict(BUILTIN)
     try:
         for ep in metadata.entry_points(group="boardlab.games"):

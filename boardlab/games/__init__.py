@@ -1,10 +1,5 @@
-"""The built-in games, registered by import path so that nothing is imported until used."""
+"""The built-in games, one package each (listed by import path in :data:`boardlab.engine.registry.BUILTIN`)."""
 
-#: Game id -> ``"module:Class"``.
-BUILTIN: dict[str, str] = {
-    "armies": "boardlab.games.armies.game:ArmiesGame",
-    "blackfire": "boardlab.games.blackfire.game:BlackfireGame",
-    "dungeons-jewel": "boardlab.games.dungeons_jewel.game:DungeonsJewel",
-    "summoners-quest": "boardlab.games.summoners_quest.game:SummonersQuestGame",
-    "wizards-labyrinth": "boardlab.games.wizards_labyrinth.game:WizardsLabyrinthGame",
-}
+from boardlab.engine.registry import BUILTIN
+
+__all__ = ["BUILTIN"]

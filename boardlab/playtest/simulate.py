@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from boardlab.agents import Decision, make_agent
 from boardlab.engine.registry import make
-from boardlab.engine.runner import agent_seed, game_seed, tune_gc_for_simulation
+from boardlab.agents.runner import agent_seed, game_seed, tune_gc_for_simulation
 
 from .metrics import lead_changes, leader_of
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from boardlab.agents import available_agents, check_spec, make_agent
-from boardlab.engine import BoardlabError, State, derive_seed, make
+from boardlab.engine import BoardlabError, InvalidOptionError, State, UnknownVariantError, derive_seed, make
 from boardlab.engine.registry import game_class
 from boardlab.engine.scene import rename_seats
 
@@ -522,16 +522,11 @@ SendFn = Callable[[dict[str, Any]], Any]
 def check_untrusted_options(cls: Any, variant: Any, options: dict[str, Any]) -> None:
     """Refuse, with a 400 naming the allowed values, any file path in a web request.
 
-    Options over HTTP are data: a path-valued option (``Option.path``) may only
-    take one of its shipped ``presets``, and a variant must be a declared name,
-    never a variant file.  Nothing here opens a file.
+    Options over HTTP are data: :meth:`Game.check_untrusted` allows a content
+    option only its shipped presets and a variant only a declared name, never
+    a variant file.  Nothing here opens a file.
     """
-    if isinstance(variant, str) and variant not in {v.name for v in cls.variants}:
-        names = ", ".join(v.name for v in cls.variants)
-        raise WebError(400, f"variant must be one of: {names}")
-    declared = cls.all_options()
-    for key, value in options.items():
-        opt = declared.get(key)
-        if opt is not None and opt.path and value not in opt.presets:
-            allowed = ", ".join(repr(p) for p in opt.presets)
-            raise WebError(400, f"option {key!r} takes a file path, which the web server does not accept; allowed values: {allowed}")
+    try:
+        cls.check_untrusted(variant, options)
+    except (InvalidOptionError, UnknownVariantError) as exc:
+        raise WebError(400, str(exc)) from None

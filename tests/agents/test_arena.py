@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from boardlab.agents.arena import agent_scores, ladder, lineups, rate, run_arena, wilson, with_budget
 from boardlab.cli import main
 from boardlab.engine import make
-from boardlab.engine.runner import GameRecord
+from boardlab.agents.runner import GameRecord
 
 
 @settings(max_examples=60, deadline=None)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from boardlab.agents import Decision, check_spec, make_agent
 from boardlab.agents.mcts import ISMCTSAgent, OmniscientMCTSAgent
 from boardlab.engine import UnknownAgentError, make
-from boardlab.engine.runner import play_game
+from boardlab.agents.runner import play_game
 
 from .helpers import SealedDecision, load, real_games, states_along
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from boardlab.engine import make
-from boardlab.engine.runner import play_game
+from boardlab.agents.runner import play_game
 from boardlab.games.armies.game import ArmiesGame
 
 from .helpers import at, give, mv, position, touch

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from boardlab.agents import Decision, make_agent
 from boardlab.engine import make
-from boardlab.engine.runner import play_game
+from boardlab.agents.runner import play_game
 from boardlab.games.blackfire.content import TOKEN_KINDS
 
 GOLDEN = Path(__file__).with_name("golden_2073.json")

@@ -6,7 +6,7 @@ import json
 
 from boardlab.agents import Decision, make_agent
 from boardlab.engine import make
-from boardlab.engine.runner import run_batch
+from boardlab.agents.runner import run_batch
 
 from .helpers import UNITS, field_state, place, sq, token
 

@@ -8,7 +8,7 @@ import pytest
 
 from boardlab.agents import Decision, make_agent
 from boardlab.engine import make
-from boardlab.engine.runner import run_batch
+from boardlab.agents.runner import run_batch
 
 from .helpers import CENTRE, STARTS, blank, cell, give, place, put
 

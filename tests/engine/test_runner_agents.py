@@ -10,7 +10,7 @@ from boardlab.agents import (
     BaseAgent, Decision, FirstAgent, RandomAgent, agent_class, available_agents, check_spec, make_agent, parse_spec,
 )
 from boardlab.engine import UnknownAgentError, make
-from boardlab.engine.runner import agent_seed, game_seed, play_game, run_batch, summarize
+from boardlab.agents.runner import agent_seed, game_seed, play_game, run_batch, summarize
 
 SUMMARY_KEYS = {"game", "variant", "players", "games", "seed", "agents", "wins_by_seat", "wins_by_side", "truncated",
                 "mean_turns", "mean_decisions", "seconds", "games_per_second"}

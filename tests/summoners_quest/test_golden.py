@@ -7,7 +7,7 @@ import hashlib
 import json
 
 from boardlab.engine import make
-from boardlab.engine.runner import play_game
+from boardlab.agents.runner import play_game
 
 
 def test_golden_heuristic_game():

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from boardlab.engine import make
-from boardlab.engine.runner import run_batch
+from boardlab.agents.runner import run_batch
 from tests.conformance import check_bad_actions, check_playout
 
 

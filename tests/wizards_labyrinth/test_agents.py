@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from boardlab.engine import make
-from boardlab.engine.runner import run_batch, summarize
+from boardlab.agents.runner import run_batch, summarize
 
 from boardlab.games.wizards_labyrinth.agents import win_chance
 

@@ -523,7 +523,7 @@ def test_discards_of_rooms_flipped_together_add_up():
 
 def test_a_stalled_4_player_game_now_finishes():
     """The lab's 4-player run stopped at game 51 (seed 2026) on that discard prompt; it now finishes."""
-    from boardlab.engine.runner import game_seed, play_game
+    from boardlab.agents.runner import game_seed, play_game
 
     state, rec = play_game(make("wizards-labyrinth", players=4), ["heuristic"] * 4, game_seed(2026, 51))
     # The stall was a prompt with no legal action. Since the heuristic wizard's Switcheroo fix (issue 19) this

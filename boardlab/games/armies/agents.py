@@ -14,7 +14,7 @@ import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
-from boardlab.agents.base import BaseAgent, Decision
+from boardlab.engine.agent import BaseAgent, Decision
 
 from . import board as B
 from .content import DOMAINS

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from boardlab.agents.base import BaseAgent, Decision
+from boardlab.engine.agent import BaseAgent, Decision
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import BlackfireState

@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-from boardlab.agents import BaseAgent, Decision
+from boardlab.engine.agent import BaseAgent, Decision
 
 class HeuristicAgent(BaseAgent):
     defaults = {"strength": 3, "caution": 4.0, "patience": 40}

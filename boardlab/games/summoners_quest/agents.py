@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardlab.agents.base import BaseAgent, Decision
+from boardlab.engine.agent import BaseAgent, Decision
 
 HARMFUL = {"poisoned", "stunned", "weakened", "slowed", "reversed", "silenced"}
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardlab.agents.base import BaseAgent, Decision
+from boardlab.engine.agent import BaseAgent, Decision
 
 from .views import fight_chance
 

@@ -11,11 +11,11 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from .rng import derive_seed
+from boardlab.engine.rng import derive_seed
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
-    from .state import State
+    from boardlab.engine.game import Game
+    from boardlab.engine.state import State
 
 
 @dataclass(slots=True)
@@ -80,7 +80,7 @@ def play_game(
     on_step: Callable[["State", Any], None] | None = None,
 ) -> tuple["State", GameRecord]:
     """Play one game of ``game`` from ``seed`` with one agent spec per seat."""
-    from boardlab.agents import Decision, make_agent
+    from . import Decision, make_agent
 
     if len(agent_specs) != game.players:
         raise ValueError(f"need {game.players} agents, got {len(agent_specs)}")
@@ -128,7 +128,7 @@ _GAMES: dict[str, "Game"] = {}
 def _batch_game(config: dict[str, Any]) -> "Game":
     import json
 
-    from .registry import make
+    from boardlab.engine.registry import make
 
     key = json.dumps(config, sort_keys=True)
     game = _GAMES.get(key)
