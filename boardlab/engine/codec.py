@@ -34,13 +34,18 @@ _SCALARS = (type(None), bool, int, float, str)
 C = TypeVar("C", bound=type)
 
 
-def record(cls: C) -> C:
+def record(cls: C | None = None, *, aliases: tuple[str, ...] = ()) -> Any:
     """Class decorator: register a ``__slots__`` class for :func:`encode` and :func:`copy_value`.
 
     The class must define ``__slots__`` (all fields) and accept being built
     with ``cls.__new__(cls)`` followed by setting every slot.  Its registered
     name is its ``__qualname__`` prefixed by the module, so it must be unique.
+    A class that moved to another module lists its old names in ``aliases``
+    (``@record(aliases=("pkg.old_module.Name",))``), so documents saved
+    before the move still load; new documents carry the new name.
     """
+    if cls is None:
+        return lambda klass: record(klass, aliases=aliases)
     slots: list[str] = []
     for klass in reversed(cls.__mro__):
         for name in getattr(klass, "__slots__", ()):
@@ -50,6 +55,8 @@ def record(cls: C) -> C:
     key = f"{cls.__module__}.{cls.__qualname__}"
     cls._record_name = key  # type: ignore[attr-defined]
     _RECORDS[key] = cls
+    for old in aliases:
+        _RECORDS[old] = cls
     return cls
 
 
