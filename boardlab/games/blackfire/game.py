@@ -1,7 +1,10 @@
 """Blackfire: green's sorcerer Marius races the Orb of Blackfire out of red Soren's castle.
 
-Metadata, options and variants; the rules are in :mod:`.state`, the scene in
-:mod:`.scene`, the castle and token data in :mod:`.content`.
+Metadata, options and variants, and the composed :class:`BlackfireState`; the
+rules are in :mod:`.rules` (pieces in :mod:`.pieces`), the seat views in
+:mod:`.view`, the evaluation features in :mod:`.features`, the scene in
+:mod:`.scene`, the castle geometry in :mod:`.board` and the loading of the
+castle and token files (``data/``) in :mod:`.content`.
 
 >>> from boardlab.games.blackfire.game import BlackfireGame
 >>> game = BlackfireGame(variant="prototype")
@@ -19,9 +22,19 @@ from boardlab.engine.game import Game, Option, Variant
 
 from .board import Castle
 from .content import load_castle, load_tokens
-from .state import BlackfireState
+from .features import BlackfireFeatures
+from .rules import BlackfireRules
+from .scene import build_scene
+from .view import BlackfireView
 
 _CASTLES: dict[str, Castle] = {}
+
+
+class BlackfireState(BlackfireView, BlackfireFeatures, BlackfireRules):
+    """A Blackfire position: the rules (rules.py) with the seat views (view.py) and the
+    evaluation features (features.py) bound in.  Build one with ``Game.new_state``."""
+
+    __slots__ = ()
 
 
 class BlackfireGame(Game):
@@ -99,8 +112,6 @@ class BlackfireGame(Game):
         self.token_counts, self.token_reference = load_tokens(self.content_path("tokens"), self.opt["token_set"])
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
-        from .scene import build_scene
-
         return build_scene(self, view, actions)
 
     def seat_names(self) -> list[str]:
