@@ -6,7 +6,7 @@ from pathlib import Path
 
 from boardlab.engine import make
 from boardlab.engine.rng import Rng
-from boardlab.games.blackfire.state import BlackfireState
+from boardlab.games.blackfire.game import BlackfireState
 
 FIELD = Path(__file__).with_name("field.txt")
 UNITS = {"GS": 0, "GA": 1, "GW": 2, "RS": 3, "RA": 4, "RW": 5}

@@ -1,4 +1,4 @@
-"""A heuristic Blackfire player, plus the position features and evaluation.
+"""A heuristic Blackfire player (the position features and evaluation are in :mod:`.features`).
 
 The agent decides from its seat's view and the legal actions only (the castle
 map is public).  It scores every legal action with a one-ply rule of thumb:
@@ -11,12 +11,9 @@ the emphasis (see :attr:`BlackfireGame.personas`).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boardlab.engine.agent import BaseAgent, Decision
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import BlackfireState
 
 KILL_VALUE = {"sorcerer": 160.0, "archer": 110.0, "warrior": 80.0}
 CARRIER_VALUE = 450.0
@@ -295,55 +292,3 @@ class HeuristicAgent(BaseAgent):
         if unit["stance"] == "offensive":
             return 60.0 if guarding else -1.0
         return -1.0 if guarding else 60.0
-
-
-# -- features and evaluation (State.features / State.evaluate) ----------------
-def position_features(state: "BlackfireState", seat: int) -> dict[str, float]:
-    if state.side_of_seat is None:
-        return {"orb": 0.0, "exit_progress": 0.0, "material": 0.0, "safety": 0.0,
-                "enemy_carrier_pressure": 0.0, "tokens": 0.0}
-    castle = state.game.castle
-    dist = castle.dist
-    side = state.side_of_seat[seat]
-    units = state.units
-    alive = [sum(1 for v in units[s * 3: s * 3 + 3] if v.cell is not None) for s in (0, 1)]
-    holder = state.orb_holder
-    exit_cell = castle.exits[state.exit]
-    orb = 0.0
-    progress = 0.0
-    safety = 1.0
-    pressure = 0.0
-    if holder is not None:
-        h = units[holder]
-        d = min(dist[h.cell][exit_cell], 30)
-        mine = h.side == side
-        orb = 1.0 if mine else -1.0
-        progress = (1.0 - d / 30.0) * orb
-        enemy = 1 - h.side
-        near = min((dist[v.cell][h.cell] for v in units[enemy * 3: enemy * 3 + 3] if v.cell is not None), default=30)
-        closeness = 1.0 - min(near, 10) / 10.0
-        if mine:
-            safety = 1.0 - closeness
-        else:
-            pressure = closeness
-    tokens = sum(state.stats[f"token:{k}"][seat] for k in state.game.token_counts) / 15.0
-    return {
-        "orb": orb,
-        "exit_progress": progress,
-        "material": (alive[side] - alive[1 - side]) / 3.0,
-        "safety": safety,
-        "enemy_carrier_pressure": pressure,
-        "tokens": tokens,
-    }
-
-
-DEFAULT_WEIGHTS = {"orb": 1.0, "exit_progress": 2.5, "material": 1.0, "safety": 0.5, "enemy_carrier_pressure": 0.5, "tokens": 0.2}
-
-
-def position_value(state: "BlackfireState", seat: int, weights: dict[str, float] | None = None) -> float:
-    if state.winner is not None:
-        return 1.0 if state.seat_of(state.winner) == seat else 0.0
-    f = position_features(state, seat)
-    w = weights or DEFAULT_WEIGHTS
-    x = sum(w.get(k, 0.0) * v for k, v in f.items())
-    return 1.0 / (1.0 + math.exp(-x))

@@ -2,12 +2,12 @@
 
 The seed describes the castle but does not draw it, and fixes 15 tokens
 without saying how many of each kind, so both are designed data files in this
-package (``castle.txt``, ``tokens.json``), loadable from other paths through
-the ``map`` and ``tokens`` options.  Malformed files raise
+package (``data/castle.txt``, ``data/tokens.json``, the presets of the ``map``
+and ``tokens`` options), loadable from other paths through those options.  Malformed files raise
 :class:`~boardlab.engine.errors.ContentError` naming the file and the problem.
 
 A castle file is a readable text grid (see the comments at the top of
-``castle.txt``)::
+``data/castle.txt``), parsed into a :class:`~.board.Castle`::
 
     T .|. # .        cell rows: a cell at every even column, '|' = wall
     - -              wall rows: '-' under a cell = wall below it
@@ -19,119 +19,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from boardlab.engine.components import Grid
 from boardlab.engine.errors import ContentError
-from boardlab.engine.game import load_json_file
+from boardlab.engine.files import load_json_file
 
-HERE = Path(__file__).parent
-DEFAULT_MAP = HERE / "castle.txt"
-DEFAULT_TOKENS = HERE / "tokens.json"
+from .board import VALID_CELLS, Castle
+
+#: The designed files (the ``""`` presets of the ``map`` and ``tokens`` options).
+DATA = Path(__file__).parent / "data"
+DEFAULT_MAP = DATA / "castle.txt"
+DEFAULT_TOKENS = DATA / "tokens.json"
 
 #: Every token kind of the final rules, in reference order.
 TOKEN_KINDS = ("revive", "recall", "invulnerable", "displace", "death", "slow", "speed", "teleport")
 TOKENS_PER_GAME = 15
-TREASURE_ROOMS = 7
-
-FLOOR_CHARS = {".": "floor", "T": "treasure", "G": "green-start"}
-RED_START_CHARS = "1234"
-EXIT_CHARS = "ABCD"
-VALID_CELLS = set(FLOOR_CHARS) | set(RED_START_CHARS) | set(EXIT_CHARS) | {"#"}
-
-
-class Castle:
-    """The parsed, immutable castle: grid, special squares and distance tables.
-
-    ``dist[a][b]`` is the walking distance (orthogonal steps that cross no
-    wall and no inaccessible square); unreachable pairs get :attr:`FAR`.
-    :meth:`manhattan` ignores walls (Displace and Teleport do).
-    """
-
-    FAR = 999
-
-    __slots__ = (
-        "path", "name", "designed", "width", "height", "grid", "chars", "green_start",
-        "red_starts", "exits", "treasure", "cells", "dist", "placeable", "placeable_set", "lines",
-    )
-
-    def __init__(self, path: str, name: str, designed: bool, chars: list[str], walls: list, lines: list[str], width: int, height: int) -> None:
-        self.path = path
-        self.name = name
-        self.designed = designed
-        self.width = width
-        self.height = height
-        self.chars = chars
-        self.lines = lines
-        blocked = [(i % width, i // width) for i, c in enumerate(chars) if c == "#"]
-        self.grid = Grid(width, height, walls=walls, blocked=blocked)
-        where = lambda ch: [i for i, c in enumerate(chars) if c == ch]  # noqa: E731
-        greens = where("G")
-        if len(greens) != 1:
-            raise ContentError(f"castle map {path}: needs exactly one green start 'G', found {len(greens)}")
-        self.green_start: int = greens[0]
-        self.red_starts: tuple[int, ...] = tuple(self._one(ch, f"red start #{k + 1}") for k, ch in enumerate(RED_START_CHARS))
-        self.exits: tuple[int, ...] = tuple(self._one(ch, f"exit #{k + 1}") for k, ch in enumerate(EXIT_CHARS))
-        self.treasure: tuple[int, ...] = tuple(where("T"))
-        if len(self.treasure) != TREASURE_ROOMS:
-            raise ContentError(f"castle map {path}: needs {TREASURE_ROOMS} treasure rooms 'T', found {len(self.treasure)}")
-        self.cells: tuple[int, ...] = tuple(i for i, c in enumerate(chars) if c != "#")
-        n = width * height
-        far = self.FAR
-        dist = []
-        for i in range(n):
-            row = [far] * n
-            if chars[i] != "#":
-                for j, d in self.grid.distances(i).items():
-                    row[j] = d
-            dist.append(row)
-        self.dist: list[list[int]] = dist
-        for k, e in enumerate(self.exits):
-            x, y = e % width, e // width
-            if x not in (0, width - 1) and y not in (0, height - 1):
-                raise ContentError(f"castle map {path}: exit #{k + 1} at ({x}, {y}) is not on the edge of the castle")
-        for i in (*self.red_starts, *self.exits, *self.treasure):
-            if dist[self.green_start][i] >= far:
-                x, y = i % width, i // width
-                raise ContentError(f"castle map {path}: square ({x}, {y}) '{chars[i]}' cannot be reached from the green start")
-        special = {self.green_start, *self.red_starts, *self.exits, *self.treasure}
-        #: squares where players may place their four tokens
-        self.placeable: tuple[int, ...] = tuple(i for i in self.cells if i not in special and dist[self.green_start][i] < far)
-        self.placeable_set = frozenset(self.placeable)
-        if len(self.placeable) < 2 * 8:
-            raise ContentError(f"castle map {path}: only {len(self.placeable)} free squares for the players' tokens")
-
-    def _one(self, ch: str, what: str) -> int:
-        found = [i for i, c in enumerate(self.chars) if c == ch]
-        if len(found) != 1:
-            raise ContentError(f"castle map {self.path}: needs exactly one {what} '{ch}', found {len(found)}")
-        return found[0]
-
-    def xy(self, i: int) -> tuple[int, int]:
-        return (i % self.width, i // self.width)
-
-    def index(self, x: int, y: int) -> int:
-        return y * self.width + x
-
-    def manhattan(self, a: int, b: int) -> int:
-        w = self.width
-        return abs(a % w - b % w) + abs(a // w - b // w)
-
-    def within_manhattan(self, a: int, r: int) -> list[int]:
-        """Accessible squares at Manhattan distance 1..r of ``a`` (walls ignored)."""
-        w, h = self.width, self.height
-        ax, ay = a % w, a // w
-        out = []
-        for y in range(max(0, ay - r), min(h, ay + r + 1)):
-            span = r - abs(y - ay)
-            for x in range(max(0, ax - span), min(w, ax + span + 1)):
-                j = y * w + x
-                if j != a and self.chars[j] != "#":
-                    out.append(j)
-        return out
-
-    def label(self, i: int) -> str:
-        """A chess-like square name: column letter + row number from the top (``h8``)."""
-        x, y = i % self.width, i // self.width
-        return f"{chr(97 + x)}{y + 1}"
 
 
 def parse_castle(text: str, path: str = "<string>") -> Castle:
@@ -202,7 +102,8 @@ def parse_castle(text: str, path: str = "<string>") -> Castle:
 
 
 def load_castle(path: str | Path | None = None) -> Castle:
-    p = Path(path) if path else DEFAULT_MAP
+    """The castle map at ``path`` (``None``: the designed one).  Raises :class:`ContentError`."""
+    p = DEFAULT_MAP if path is None else Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
@@ -211,8 +112,9 @@ def load_castle(path: str | Path | None = None) -> Castle:
 
 
 def load_tokens(path: str | Path | None, token_set: str) -> tuple[dict[str, int], dict[str, str]]:
-    """The token counts of ``token_set`` and the board reference texts.  Raises :class:`ContentError`."""
-    p = Path(path) if path else DEFAULT_TOKENS
+    """The token counts of ``token_set`` and the board reference texts (``path`` ``None``: the designed
+    file).  Raises :class:`ContentError`."""
+    p = DEFAULT_TOKENS if path is None else Path(path)
     doc: Any = load_json_file(p, "token file")
     if not isinstance(doc, dict) or not isinstance(doc.get("sets"), dict):
         raise ContentError(f"token file {p}: needs an object with a 'sets' object")

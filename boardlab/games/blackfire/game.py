@@ -1,7 +1,10 @@
 """Blackfire: green's sorcerer Marius races the Orb of Blackfire out of red Soren's castle.
 
-Metadata, options and variants; the rules are in :mod:`.state`, the scene in
-:mod:`.scene`, the castle and token data in :mod:`.content`.
+Metadata, options and variants, and the composed :class:`BlackfireState`; the
+rules are in :mod:`.rules` (pieces in :mod:`.pieces`), the seat views in
+:mod:`.view`, the evaluation features in :mod:`.features`, the scene in
+:mod:`.scene`, the castle geometry in :mod:`.board` and the loading of the
+castle and token files (``data/``) in :mod:`.content`.
 
 >>> from boardlab.games.blackfire.game import BlackfireGame
 >>> game = BlackfireGame(variant="prototype")
@@ -17,10 +20,21 @@ from typing import Any, ClassVar, Sequence
 
 from boardlab.engine.game import Game, Option, Variant
 
-from .content import Castle, load_castle, load_tokens
-from .state import BlackfireState
+from .board import Castle
+from .content import load_castle, load_tokens
+from .features import BlackfireFeatures
+from .rules import BlackfireRules
+from .scene import build_scene
+from .view import BlackfireView
 
 _CASTLES: dict[str, Castle] = {}
+
+
+class BlackfireState(BlackfireView, BlackfireFeatures, BlackfireRules):
+    """A Blackfire position: the rules (rules.py) with the seat views (view.py) and the
+    evaluation features (features.py) bound in.  Build one with ``Game.new_state``."""
+
+    __slots__ = ()
 
 
 class BlackfireGame(Game):
@@ -38,8 +52,10 @@ class BlackfireGame(Game):
     state_class = BlackfireState
     rules_doc = "docs/rules/blackfire.md"
     options = (
-        Option("map", "", "Castle map file (text grid; empty = the designed castle.txt).", "str", path=True, presets=("",)),
-        Option("tokens", "", "Token file (JSON; empty = the designed tokens.json).", "str", path=True, presets=("",)),
+        Option("map", "", "Castle map file (text grid; empty = the designed castle.txt).", "str", path=True,
+               presets={"": "data/castle.txt"}),
+        Option("tokens", "", "Token file (JSON; empty = the designed tokens.json).", "str", path=True,
+               presets={"": "data/tokens.json"}),
         Option("token_set", "final", "Which token set of the token file to use.", "str", choices=("final", "prototype")),
         Option("tokens_per_player", 4, "Tokens each player places at setup.", "int", low=0, high=4),
         Option("colours", "roll", "Who plays green: roll a d6 (even: Player 1), or fix it.", "str",
@@ -73,7 +89,7 @@ class BlackfireGame(Game):
         "heuristic": "boardlab.games.blackfire.agents:HeuristicAgent",
     }
     #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
-    evaluation_file = Path(__file__).parent / "evaluation.json"
+    evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
     personas: ClassVar[dict[str, dict[str, float]]] = {
         "runner": {"orb": 3.0, "exit_progress": 3.0, "safety": 1.0, "material": 0.5},
         "hunter": {"orb": 1.5, "material": 2.5, "enemy_carrier_pressure": 2.0, "safety": 0.5},
@@ -88,16 +104,14 @@ class BlackfireGame(Game):
 
     def load_content(self) -> None:
         self.opt = self.option_values
-        path = self.opt["map"]
-        castle = _CASTLES.get(path)
+        path = self.content_path("map")
+        castle = _CASTLES.get(str(path))
         if castle is None:
-            castle = _CASTLES[path] = load_castle(path or None)
+            castle = _CASTLES[str(path)] = load_castle(path)
         self.castle = castle
-        self.token_counts, self.token_reference = load_tokens(self.opt["tokens"] or None, self.opt["token_set"])
+        self.token_counts, self.token_reference = load_tokens(self.content_path("tokens"), self.opt["token_set"])
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
-        from .scene import build_scene
-
         return build_scene(self, view, actions)
 
     def seat_names(self) -> list[str]:

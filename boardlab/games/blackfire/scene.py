@@ -14,6 +14,8 @@ from typing import Any, Sequence
 
 from boardlab.engine.scene import cell_id, chess_axes, status_line
 
+from .pieces import UNIT_NAMES
+
 COLOURS = {"green": "#2e8b3a", "red": "#c0392b"}
 LETTER = {"sorcerer": "S", "archer": "A", "warrior": "W"}
 
@@ -194,8 +196,6 @@ def _clicks(castle: Any, a: tuple) -> list[str]:
 
 
 def _label(castle: Any, a: tuple) -> str:
-    from .state import UNIT_NAMES
-
     kind = a[0]
     if kind == "place":
         return f"Token on {castle.label(a[1])}"

@@ -1,21 +1,23 @@
-"""What a seat sees of a Blackfire state, and the labels, tags and metrics of actions.
+"""What a seat sees of a Blackfire state, its determinization, and the labels and tags of actions.
 
-A mixin of :class:`~boardlab.games.blackfire.state.BlackfireState`: views
-hold only public facts (face-down tokens appear as squares, never kinds) plus
-the viewing seat's own secret token squares during set-up.
+A mixin of :class:`~boardlab.games.blackfire.game.BlackfireState` (over the
+rules of :mod:`.rules`): views hold only public facts (face-down tokens appear
+as squares, never kinds) plus the viewing seat's own secret token squares
+during set-up.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from boardlab.engine.rng import Rng
 from boardlab.engine.state import Action
 
 from .pieces import DEFENSIVE, KINDS, OFFENSIVE, SIDES, UNIT_NAMES, WARRIOR
 
 
-class ViewsMixin:
-    """Views, action labels, tags, metrics, features and evaluation of a Blackfire state."""
+class BlackfireView:
+    """Views, determinization, action labels and tags of a Blackfire state."""
 
     __slots__ = ()
 
@@ -107,15 +109,20 @@ class ViewsMixin:
             "place": ("rule:token-placement",),
         }.get(kind, ())
 
-    def metrics(self) -> dict[str, list[int]]:
-        return {k: list(v) for k, v in self.stats.items()}
-
-    def features(self, seat: int) -> dict[str, float]:
-        from .agents import position_features
-
-        return position_features(self, seat)
-
-    def evaluate(self, seat: int) -> float:
-        from .agents import position_value
-
-        return position_value(self, seat)
+    # -- hidden information ------------------------------------------------------
+    def _determinize(self, seat: int, rng: Rng) -> None:
+        # Nobody knows a face-down token's kind, so every unrevealed token is resampled.
+        hidden = sorted(self.tokens)
+        kinds = [self.tokens[c] for c in hidden] + self.bag
+        rng.shuffle(kinds)
+        for c, k in zip(hidden, kinds):
+            self.tokens[c] = k
+        self.bag = kinds[len(hidden):]
+        if self.phase == "place":  # the other player's secret placements
+            other = 1 - seat
+            if self.placing[other]:
+                pool = list(self.game.castle.placeable)
+                picks = []
+                for _ in range(len(self.placing[other])):
+                    picks.append(pool.pop(rng.below(len(pool))))
+                self.placing[other] = picks

@@ -13,22 +13,24 @@ The turn also ends by itself when nothing but ``end`` is left.
 The rules follow the seed's sections: Set-up, Turn Mechanics, Mechanics
 (pieces, the Orb, tokens).  Readings of open points are in
 ``docs/rules/blackfire.md`` ("Interpretation ledger").
+
+:class:`BlackfireRules` is not used alone: ``game.py`` composes it with the
+seat views (:mod:`.view`) and the evaluation features (:mod:`.features`) into
+:class:`~boardlab.games.blackfire.game.BlackfireState`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from boardlab.engine.rng import Rng
 from boardlab.engine.state import Action, Prompt, Results, State, win_results
 
 from .pieces import (
     ARCHER, DEFENSIVE, GREEN, OFFENSIVE, RED, SIDES, SORCERER, STAT_KEYS, UNIT_NAMES, WARRIOR, Unit, unit_id,
 )
-from .views import ViewsMixin
 
 
-class BlackfireState(ViewsMixin, State):
+class BlackfireRules(State):
     __slots__ = (
         "phase", "bag", "tokens", "placing", "side_of_seat", "red_start", "exit", "units",
         "orb_cell", "orb_holder", "side", "moved", "stance_done", "revive_from", "winner",
@@ -579,25 +581,10 @@ class BlackfireState(ViewsMixin, State):
             return ("undecided", "undecided")
         return tuple(SIDES[s] for s in self.side_of_seat)
 
-    # -- hidden information ------------------------------------------------------
-    def _determinize(self, seat: int, rng: Rng) -> None:
-        # Nobody knows a face-down token's kind, so every unrevealed token is resampled.
-        hidden = sorted(self.tokens)
-        kinds = [self.tokens[c] for c in hidden] + self.bag
-        rng.shuffle(kinds)
-        for c, k in zip(hidden, kinds):
-            self.tokens[c] = k
-        self.bag = kinds[len(hidden):]
-        if self.phase == "place":  # the other player's secret placements
-            other = 1 - seat
-            if self.placing[other]:
-                pool = list(self.game.castle.placeable)
-                picks = []
-                for _ in range(len(self.placing[other])):
-                    picks.append(pool.pop(rng.below(len(pool))))
-                self.placing[other] = picks
+    def metrics(self) -> dict[str, list[int]]:
+        return {k: list(v) for k, v in self.stats.items()}
 
-    def _copy_fields(self, new: "BlackfireState") -> None:
+    def _copy_fields(self, new: "BlackfireRules") -> None:
         new.phase = self.phase
         new.bag = list(self.bag)
         new.tokens = dict(self.tokens)
