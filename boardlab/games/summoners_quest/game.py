@@ -1,4 +1,4 @@
-"""Summoner's Quest: the game declaration (metadata, options, variants, content)."""
+"""Summoner's Quest: the game declaration (metadata, options, variants, content) and the composed state."""
 
 from __future__ import annotations
 
@@ -10,7 +10,17 @@ from boardlab.engine import Game, Option, Variant
 
 from .board import Board
 from .content import load_cards
-from .rules import SummonersQuestState
+from .features import SummonersQuestFeatures
+from .rules import SummonersQuestRules
+from .scene import build_scene
+from .view import SummonersQuestView
+
+
+class SummonersQuestState(SummonersQuestView, SummonersQuestFeatures, SummonersQuestRules):
+    """A position of the game: the rules (rules.py) with the seat views (view.py) and the
+    evaluation features (features.py) bound in.  Build one with ``Game.new_state``."""
+
+    __slots__ = ()
 
 
 class SummonersQuestGame(Game):
@@ -66,8 +76,6 @@ class SummonersQuestGame(Game):
         self.board = Board.load(self.content_path("board_file"))
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
-        from .view import build_scene
-
         return build_scene(self, view, actions)
 
     def check_state(self, state) -> None:
