@@ -4,8 +4,7 @@ import importlib
 import re
 from pathlib import Path
 
-from boardlab.games.summoners_quest.carddoc import card_table
-from boardlab.games.summoners_quest.content import default_cards_path, load_cards
+from boardlab.games.summoners_quest.content import card_table, default_cards_path, load_cards
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "summoners-quest.md"
 

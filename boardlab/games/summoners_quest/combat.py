@@ -1,6 +1,6 @@
 """Combat: the seed's "Combat (Attacking)", "Combat (Defending)" and "Post Combat", and eviction.
 
-A mixin of :class:`~boardlab.games.summoners_quest.rules.SummonersQuestState`.
+A mixin of :class:`~boardlab.games.summoners_quest.rules.SummonersQuestRules`.
 ``self.combat`` holds one fight in progress: attacker, defender, space, the
 bonuses from combat abilities, and its stage (``defend`` -> ``abilities`` ->
 ``dice``), so a saved game resumes in the middle of a fight.
@@ -8,17 +8,10 @@ bonuses from combat abilities, and its stage (``defend`` -> ``abilities`` ->
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boardlab.engine import Prompt
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import SummonersQuestState as _Base
-else:
-    _Base = object
 
-
-class CombatMixin(_Base):
+class CombatMixin:
     __slots__ = ()
 
     # -- Combat -----------------------------------------------------------------

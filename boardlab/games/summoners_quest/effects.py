@@ -1,6 +1,6 @@
 """Pieces, the effect vocabulary and the at-will actions (spells, summons, equipment, traps).
 
-A mixin of :class:`~boardlab.games.summoners_quest.rules.SummonersQuestState`;
+A mixin of :class:`~boardlab.games.summoners_quest.rules.SummonersQuestRules`;
 every card effect in ``data/cards.json`` is carried out here, once.
 
 Pieces are named by strings: ``"P2"`` is seat 2's summoner, ``"S7"`` the
@@ -9,16 +9,11 @@ summon with uid 7.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boardlab.engine import record
 
 from .content import Card
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import SummonersQuestState as _Base
-else:
-    _Base = object
 
 MAX_LIFE = 10
 
@@ -43,7 +38,7 @@ class Summon:
         return f"Summon({self.uid}, {self.card!r}, owner={self.owner}, pos={self.pos}, damage={self.damage})"
 
 
-class EffectsMixin(_Base):
+class EffectsMixin:
     __slots__ = ()
 
     # -- pieces -------------------------------------------------------------

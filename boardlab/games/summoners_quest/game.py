@@ -1,4 +1,4 @@
-"""Summoner's Quest: the game declaration (metadata, options, variants, content)."""
+"""Summoner's Quest: the game declaration (metadata, options, variants, content) and the composed state."""
 
 from __future__ import annotations
 
@@ -8,9 +8,19 @@ from typing import Any, Sequence
 
 from boardlab.engine import Game, Option, Variant
 
-from .board import Board, default_board_path
-from .content import load_cards, default_cards_path
-from .rules import SummonersQuestState
+from .board import Board
+from .content import load_cards
+from .features import SummonersQuestFeatures
+from .rules import SummonersQuestRules
+from .scene import build_scene
+from .view import SummonersQuestView
+
+
+class SummonersQuestState(SummonersQuestView, SummonersQuestFeatures, SummonersQuestRules):
+    """A position of the game: the rules (rules.py) with the seat views (view.py) and the
+    evaluation features (features.py) bound in.  Build one with ``Game.new_state``."""
+
+    __slots__ = ()
 
 
 class SummonersQuestGame(Game):
@@ -40,8 +50,10 @@ class SummonersQuestGame(Game):
                choices=("moving", "at-will")),
         Option("ties", "reroll", "Combat ties: both re-roll, or the defender / attacker wins.", "str",
                choices=("reroll", "defender", "attacker")),
-        Option("cards_file", "", "Path of an alternative card file (empty: the designed 100 cards).", "str", path=True, presets=("",)),
-        Option("board_file", "", "Path of an alternative board file (empty: the designed board).", "str", path=True, presets=("",)),
+        Option("cards_file", "", "Path of an alternative card file (empty: the designed 100 cards).", "str", path=True,
+               presets={"": "data/cards.json"}),
+        Option("board_file", "", "Path of an alternative board file (empty: the designed board).", "str", path=True,
+               presets={"": "data/board.json"}),
     )
     variants = (
         Variant("standard", "The seed's rules with the interpretation ledger's readings (3 starting cards, ties re-rolled)."),
@@ -60,13 +72,10 @@ class SummonersQuestGame(Game):
     }
 
     def load_content(self) -> None:
-        opts = self.option_values
-        self.cards = load_cards(opts["cards_file"] or default_cards_path())
-        self.board = Board.load(opts["board_file"] or default_board_path())
+        self.cards = load_cards(self.content_path("cards_file"))
+        self.board = Board.load(self.content_path("board_file"))
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
-        from .view import build_scene
-
         return build_scene(self, view, actions)
 
     def check_state(self, state) -> None:

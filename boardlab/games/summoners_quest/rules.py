@@ -10,8 +10,6 @@ sequence are prompts on ``self.stack``; ``self.flow`` (landing) and
 
 from __future__ import annotations
 
-from typing import Any
-
 from boardlab.engine import Deck, Prompt, Results, State, win_results
 from boardlab.engine.codec import copy_value
 
@@ -21,7 +19,10 @@ from .effects import EffectsMixin, Summon
 START_LIFE = 10
 
 
-class SummonersQuestState(CombatMixin, EffectsMixin, State):
+class SummonersQuestRules(CombatMixin, EffectsMixin, State):
+    """The state and its transitions.  The full state is ``game.SummonersQuestState``, which
+    binds in the views (view.py) and the evaluation features (features.py)."""
+
     __slots__ = (
         "order", "active", "phase", "dice", "pos", "life", "alive", "start", "mana", "used",
         "hands", "deck", "status", "equip", "summons", "next_uid", "traps", "gates", "entry",
@@ -29,7 +30,7 @@ class SummonersQuestState(CombatMixin, EffectsMixin, State):
     )
 
     # -- Copying (search clones constantly; the generic field copy is several times slower) --
-    def _copy_fields(self, new: "SummonersQuestState") -> None:  # type: ignore[override]
+    def _copy_fields(self, new: "SummonersQuestRules") -> None:  # type: ignore[override]
         new.order = self.order[:]
         new.active, new.phase, new.dice = self.active, self.phase, self.dice
         new.pos, new.life, new.alive, new.start = self.pos[:], self.life[:], self.alive[:], self.start[:]
@@ -441,66 +442,10 @@ class SummonersQuestState(CombatMixin, EffectsMixin, State):
         self.emit(f"{' and '.join(self.label(m) for m in movers)} jump to {board.names[nxt]}.", {"movers": movers, "to": nxt})
         self.flow = {"movers": list(movers), "space": nxt, "step": "trap", "jump": False}
 
-    # -- views --------------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        from .view import state_view
-
-        return state_view(self, seat)
-
-    def _determinize(self, seat: int, rng) -> None:
-        cards = self.game.cards
-        others = [s for s in range(self.game.players) if s != seat]
-        hidden_traps = [sp for sp in sorted(self.traps) if self.traps[sp][1] != seat]
-        pool = list(self.deck.draw_pile)
-        for s in others:
-            pool.extend(self.hands[s])
-        pool.extend(self.traps[sp][0] for sp in hidden_traps)
-        rng.shuffle(pool)
-        traps = [c for c in pool if cards[c].type == "trap"][: len(hidden_traps)]
-        for sp, c in zip(hidden_traps, traps):
-            self.traps[sp] = [c, self.traps[sp][1]]
-        rest = [c for c in pool if c not in traps]
-        for s in others:
-            n = len(self.hands[s])
-            self.hands[s] = rest[:n]
-            rest = rest[n:]
-        self.deck.draw_pile = rest
-
-    def describe(self, action: tuple) -> str:
-        from .view import describe_action
-
-        return describe_action(self, action)
-
+    # -- roles and metrics ----------------------------------------------------------
     def roles(self) -> tuple[str, ...]:
         return tuple(f"summoner {i + 1}" for i in range(self.game.players))
-
-    def evaluate(self, seat: int) -> float:
-        from .view import evaluate
-
-        return evaluate(self, seat)
-
-    def features(self, seat: int) -> dict[str, float]:
-        from .view import features
-
-        return features(self, seat)
 
     def metrics(self) -> dict[str, list[int]]:
         return {k: list(v) for k, v in sorted(self.usage.items())}
 
-    def action_tags(self, action: tuple) -> tuple[str, ...]:
-        kind = action[0]
-        if kind in ("summon", "cast", "equip", "use", "trap", "unequip"):
-            return (f"card:{action[1]}", f"rule:{kind}")
-        if kind == "open":
-            return ("rule:gate",)
-        if kind == "ability":
-            m = self.summons.get(action[1])
-            return (f"card:{m.card}", "rule:ability") if m else ("rule:ability",)
-        if kind == "move":
-            tags = ["rule:move", "rule:move_both" if action[1][0] == "B" else "rule:move_summon" if action[1][0] == "S" else "rule:move_summoner"]
-            if action[3] == -2:
-                tags.append("rule:move_backwards")
-            if action[3] >= 0:
-                tags.append("rule:gate")
-            return tuple(tags)
-        return (f"rule:{kind}",)

@@ -1,37 +1,15 @@
-"""Views, action labels, evaluation features and the scene of Summoner's Quest.
+"""Views, determinization, action labels and tags of Summoner's Quest.
 
-Everything here reads the state or a view; nothing changes the game.
-The scene is built from a view only, so it cannot leak hidden cards.
+A mixin of the composed state (``game.py``).  Everything here reads the state;
+nothing changes the game (determinization changes only a search's copy).
 """
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, Any, Sequence
-
-from boardlab.engine.scene import status_line
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .game import SummonersQuestGame
-    from .rules import SummonersQuestState
-
-PROMPTS = {
-    "temple": "Choose your starting mana temple",
-    "pre": "Play cards, summon, equip, set traps - or roll 2d6",
-    "move": "Choose a piece, then where it moves",
-    "post": "Play cards, summon, equip, set traps - or end your turn",
-    "trap_victim": "A trap! Choose who takes it",
-    "attack": "Combat: choose your attacker and its target",
-    "defend": "You are attacked: defend with a summon?",
-    "precombat": "Use a combat ability before the dice?",
-    "portal": "Jump to the next portal?",
-    "hand_full": "Your hand is full: discard a card to draw, or keep it",
-}
-COLORS = ["#c0392b", "#2471a3", "#229954", "#b7950b"]
-FILLS = {"temple": "#f5d76e", "focus": "#d6eaf8", "portal": "#d2b4de", "gate": "#a3a3a3", "gate_open": "#82e0aa", "hall": "#fad7a0", "chamber": "#f1948a"}
+from typing import Any
 
 
-def state_view(st: "SummonersQuestState", seat: int | None) -> dict[str, Any]:
+def state_view(st: Any, seat: int | None) -> dict[str, Any]:
     cards = st.game.cards
     n = st.game.players
     players = []
@@ -67,7 +45,7 @@ def _public_prompt(pr) -> dict[str, Any]:
     return {"seat": pr.seat, "kind": pr.kind, **{k: v for k, v in d.items() if k in ("space", "movers", "attacker", "defender")}}
 
 
-def describe_action(st: "SummonersQuestState", a: tuple) -> str:
+def describe_action(st: Any, a: tuple) -> str:
     cards = st.game.cards
     board = st.game.board
     kind = a[0]
@@ -107,198 +85,50 @@ def describe_action(st: "SummonersQuestState", a: tuple) -> str:
             "keep": "keep your hand (no draw)"}.get(kind, " ".join(map(str, a)))
 
 
-# -- evaluation ------------------------------------------------------------------
-def chamber_distance(st: "SummonersQuestState", seat: int) -> int:
-    board = st.game.board
-    p = st.pos[seat]
-    if p < 0:
-        return 40
-    if p >= 32:
-        return board.distances(0b1111)[p][board.chamber]
-    ahead = min((q - p) % 32 for q in board.portals)
-    return ahead + 4
+class SummonersQuestView:
+    """The seat views, determinization, action labels and tags (a mixin of the composed state)."""
 
+    __slots__ = ()
 
-def features(st: "SummonersQuestState", seat: int) -> dict[str, float]:
-    n = st.game.players
-    others = [s for s in range(n) if s != seat and st.alive[s]]
-    mine = [m for m in st.summons.values() if m.owner == seat]
-    cards = st.game.cards
-    return {
-        "life": st.life[seat] / 10,
-        "enemy_life": (sum(st.life[s] for s in others) / (10 * len(others))) if others else 0.0,
-        "mana": (st.mana[seat] + st.used[seat]) / 12,
-        "active_mana": st.mana[seat] / 12,
-        "cards": len(st.hands[seat]) / 5,
-        "summon_power": sum(cards[m.card].attack + cards[m.card].life - m.damage for m in mine) / 20,
-        "equipment": (len(st.equip[seat]) + sum(len(m.equip) for m in mine)) / 3,
-        "hold": st.hold[seat] / max(1, st.game.option_values["hold_turns"]),
-        "in_centre": 1.0 if st.pos[seat] >= 32 else 0.0,
-        "near_chamber": 1 - min(chamber_distance(st, seat), 20) / 20,
-        "alive_opponents": len(others) / max(1, n - 1),
-    }
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return state_view(self, seat)
 
+    def _determinize(self, seat: int, rng) -> None:
+        cards = self.game.cards
+        others = [s for s in range(self.game.players) if s != seat]
+        hidden_traps = [sp for sp in sorted(self.traps) if self.traps[sp][1] != seat]
+        pool = list(self.deck.draw_pile)
+        for s in others:
+            pool.extend(self.hands[s])
+        pool.extend(self.traps[sp][0] for sp in hidden_traps)
+        rng.shuffle(pool)
+        traps = [c for c in pool if cards[c].type == "trap"][: len(hidden_traps)]
+        for sp, c in zip(hidden_traps, traps):
+            self.traps[sp] = [c, self.traps[sp][1]]
+        rest = [c for c in pool if c not in traps]
+        for s in others:
+            n = len(self.hands[s])
+            self.hands[s] = rest[:n]
+            rest = rest[n:]
+        self.deck.draw_pile = rest
 
-def evaluate(st: "SummonersQuestState", seat: int) -> float:
-    if st.winner is not None:
-        return 1.0 if st.winner == seat else 0.0
-    if not st.alive[seat]:
-        return 0.0
-    f = features(st, seat)
-    score = (1.5 * f["life"] - 1.0 * f["enemy_life"] + 0.5 * f["mana"] + 0.3 * f["cards"] + 0.6 * f["summon_power"]
-             + 0.3 * f["equipment"] + 2.0 * f["hold"] + 0.8 * f["in_centre"] + 0.5 * f["near_chamber"] - 0.5 * f["alive_opponents"])
-    return 1 / (1 + math.exp(-(score - 1.5)))
+    def describe(self, action: tuple) -> str:
+        return describe_action(self, action)
 
-
-# -- the scene -------------------------------------------------------------------
-def node_xy(board, i: int) -> tuple[float, float]:
-    """The printed board's layout: the ring on the edge of a 9x9 square (clockwise from the
-    top-left temple), each gate path running from its portal at a side's middle to the centre."""
-    if i < 32:
-        side, j = divmod(i, 8)
-        col, row = [(j, 0), (8, j), (8 - j, 8), (0, 8 - j)][side]
-    elif i == board.chamber:
-        col, row = 4, 4
-    else:
-        k, j = divmod(i - 32, 3)
-        p = board.portal_of_gate[k]
-        side = p // 8
-        col, row = [(4, j + 1), (7 - j, 4), (4, 7 - j), (j + 1, 4)][side]
-    return 0.05 + 0.9 * col / 8, 0.05 + 0.9 * row / 8
-
-
-def build_scene(game: "SummonersQuestGame", view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
-    st = view.get("state") or {}
-    board = game.board
-    cards = game.cards
-    seat = view.get("seat")
-    gates = st.get("gates", [False] * 4)
-    nodes = []
-    for i in range(board.size):
-        x, y = node_xy(board, i)
-        kind = board.kinds[i]
-        title = board.names[i]
-        label = board.codes[i]
-        fill = FILLS[kind]
-        if kind == "gate":
-            k = (i - 32) // 3
-            title += ", open" if gates[k] else ", closed: 10 mana to open"
-            fill = FILLS["gate_open"] if gates[k] else fill
-        nodes.append({"id": board.ids[i], "x": round(x, 4), "y": round(y, 4), "label": label,
-                      "fill": fill, "title": title, "highlight": st.get("landing") == i})
-    edges = [[board.ids[i], board.ids[(i + 1) % 32]] for i in range(32)]
-    for k in range(4):
-        g = board.gate_space(k)
-        edges += [[board.ids[board.portal_of_gate[k]], board.ids[g]], [board.ids[g], board.ids[g + 1]],
-                  [board.ids[g + 1], board.ids[g + 2]], [board.ids[g + 2], board.ids[board.chamber]]]
-    items = []
-    for p in st.get("players", []):
-        if p["alive"] and p["space"] >= 0:
-            items.append({"id": f"P{p['seat']}", "node": board.ids[p["space"]], "text": f"P{p['seat'] + 1}",
-                          "color": COLORS[p["seat"] % 4], "shape": "token", "badge": str(p["life"]),
-                          "title": f"Player {p['seat'] + 1}: {p['life']} life"})
-    for m in st.get("summons", []):
-        items.append({"id": f"S{m['uid']}", "node": board.ids[m["space"]], "text": m["name"][:3] + str(m["owner"] + 1), "color": COLORS[m["owner"] % 4],
-                      "shape": "square", "badge": str(m["life"]),
-                      "title": f"{m['name']} (P{m['owner'] + 1}): attack {m['attack']}, life {m['life']}" + (f", {m['status']}" if m["status"] else "")
-                      + (", " + ", ".join(cards[c].name for c in m["equipment"]) if m["equipment"] else "")})
-    for t in st.get("traps", []):
-        name = cards[t["card"]].name if t["card"] else "face-down trap"
-        items.append({"id": f"trap{t['space']}", "node": board.ids[t["space"]], "text": f"T{t['owner'] + 1}", "color": COLORS[t["owner"] % 4],
-                      "shape": "card", "face_down": t["card"] is None, "title": f"{name} (P{t['owner'] + 1})"})
-    panels = []
-    for p in st.get("players", []):
-        s = p["seat"]
-        rows = [["Life", f"{p['life']}/10" if p["alive"] else "defeated"],
-                ["Mana", f"{p['mana']} active / {p['used']} used"],
-                ["Space", board.names[p["space"]] if p["space"] >= 0 else "-"],
-                ["Status", ", ".join(f"{a} ({b})" for a, b in p["statuses"]) or "-"],
-                ["Equipment", ", ".join(cards[c].name for c in p["equipment"]) or "-"],
-                ["Hand", str(p["hand_size"])],
-                ["Chamber hold", f"{p['hold']}/{st.get('hold_turns', 3)}"]]
-        panel = {"title": f"Player {s + 1}", "seat": s, "active": view.get("acting") == s, "color": COLORS[s % 4], "rows": rows}
-        if seat == s and st.get("hand") is not None:
-            from .content import card_text
-
-            panel["cards"] = [{"id": c, "name": cards[c].name, "text": f"{cards[c].type}, cost {cards[c].cost}: {card_text(cards[c])}"}
-                              for c in st["hand"]]
-        panels.append(panel)
-    info = [["Deck", str(st.get("deck", 0))], ["Discard", str(len(st.get("discard", [])))],
-            ["Gates", " ".join(f"{k + 1}:{'open' if o else 'closed'}" for k, o in enumerate(gates))]]
-    if st.get("dice"):
-        info.append(["Roll", "+".join(map(str, st["dice"]))])
-    if st.get("combat"):
-        info.append(["Combat", f"{st['combat']['attacker']} vs {st['combat']['defender']}"])
-    panels.append({"title": "Table", "rows": info})
-    holders = {c: f"P{p['seat']}" for p in st.get("players", []) for c in p["equipment"]}
-    holders.update({c: f"S{m['uid']}" for m in st.get("summons", []) for c in m["equipment"]})
-    targets = []
-    for i, a in enumerate(actions):
-        kind = a[0]
-        node = None
-        clicks: list[str] = []
-        if kind == "temple":
-            clicks = [f"board:{board.ids[a[1]]}"]
-        elif kind == "open":
-            clicks = [f"board:{board.ids[board.gate_space(a[1])]}"]
-        elif kind == "move":
-            piece = "P" + str(seat) if a[1] == "P" else "S" + a[1][1:]
-            clicks = [f"item:{piece}", f"board:{board.ids[a[2]]}"]
-        elif kind in ("trap", "cast", "equip"):
-            tgt = a[2]
-            node = f"board:{board.ids[tgt]}" if isinstance(tgt, int) else f"item:{tgt}"
-            clicks = [f"card:{a[1]}", node]
-        elif kind == "use":
-            holder = holders.get(a[1])
-            tgt = f"board:{board.ids[a[2]]}" if isinstance(a[2], int) else f"item:{a[2]}"
-            clicks = [f"item:{holder}", tgt] if holder else []
-        elif kind == "ability":
-            tgt = f"board:{board.ids[a[2]]}" if isinstance(a[2], int) else f"item:{a[2]}"
-            clicks = [f"item:S{a[1]}", tgt]
-        elif kind == "summon" or kind == "discard_draw":
-            clicks = [f"card:{a[1]}"]
-        elif kind == "attack":
-            clicks = [f"item:{a[1]}", f"item:{a[2]}"]
-        elif kind == "victim":
-            clicks = [f"item:{a[1]}"]
-        elif kind in ("defend", "boost"):
-            clicks = [f"item:S{a[1]}"]
-        if clicks:
-            targets.append({"action": i, "clicks": clicks, "label": _label(game, a)})
-    prompt = st.get("prompt_data")
-    ask = PROMPTS.get(prompt["kind"] if prompt else st.get("phase", ""), "")
-    if st.get("dice") and not prompt and st.get("phase") == "move":
-        ask += f" (rolled {sum(st['dice'])})"
-    return {
-        "title": game.name,
-        "status": status_line(view),
-        "prompt": ask,
-        "boards": [{"id": "board", "kind": "nodes", "nodes": nodes, "edges": edges, "items": items}],
-        "panels": panels,
-        "targets": targets,
-    }
-
-
-def _label(game, a: tuple) -> str:
-    """A label built from static data only (the scene has no state to consult)."""
-    cards, names = game.cards, game.board.names
-
-    def word(x) -> str:
-        if isinstance(x, int):
-            return names[x] if 0 <= x < len(names) else str(x)
-        if x in cards:
-            return cards[x].name
-        if x[:1] == "P" and x[1:].isdigit():
-            return f"Player {int(x[1:]) + 1}"
-        return x
-
-    kind = a[0]
-    if kind == "temple":
-        return f"start at {word(a[1])}"
-    if kind == "open":
-        return f"open gate {a[1] + 1} (G{a[1] + 1})"
-    if kind == "move":
-        return f"move {word(a[1]) if a[1] != 'P' else 'summoner'} to {word(a[2])}"
-    if kind in ("ability", "boost", "defend"):
-        return f"{kind} with summon {a[1]}" + (f" on {word(a[2])}" if len(a) > 2 else "")
-    return " ".join([kind.replace("_", " ")] + [word(x) for x in a[1:]])
+    def action_tags(self, action: tuple) -> tuple[str, ...]:
+        kind = action[0]
+        if kind in ("summon", "cast", "equip", "use", "trap", "unequip"):
+            return (f"card:{action[1]}", f"rule:{kind}")
+        if kind == "open":
+            return ("rule:gate",)
+        if kind == "ability":
+            m = self.summons.get(action[1])
+            return (f"card:{m.card}", "rule:ability") if m else ("rule:ability",)
+        if kind == "move":
+            tags = ["rule:move", "rule:move_both" if action[1][0] == "B" else "rule:move_summon" if action[1][0] == "S" else "rule:move_summoner"]
+            if action[3] == -2:
+                tags.append("rule:move_backwards")
+            if action[3] >= 0:
+                tags.append("rule:gate")
+            return tuple(tags)
+        return (f"rule:{kind}",)

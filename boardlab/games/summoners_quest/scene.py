@@ -1,0 +1,179 @@
+"""The scene of Summoner's Quest: the board, pieces, panels and click targets.
+
+The scene is built from a view only, so it cannot leak hidden cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from boardlab.engine import Game
+from boardlab.engine.scene import status_line
+
+from .content import card_text
+
+PROMPTS = {
+    "temple": "Choose your starting mana temple",
+    "pre": "Play cards, summon, equip, set traps - or roll 2d6",
+    "move": "Choose a piece, then where it moves",
+    "post": "Play cards, summon, equip, set traps - or end your turn",
+    "trap_victim": "A trap! Choose who takes it",
+    "attack": "Combat: choose your attacker and its target",
+    "defend": "You are attacked: defend with a summon?",
+    "precombat": "Use a combat ability before the dice?",
+    "portal": "Jump to the next portal?",
+    "hand_full": "Your hand is full: discard a card to draw, or keep it",
+}
+COLORS = ["#c0392b", "#2471a3", "#229954", "#b7950b"]
+FILLS = {"temple": "#f5d76e", "focus": "#d6eaf8", "portal": "#d2b4de", "gate": "#a3a3a3", "gate_open": "#82e0aa", "hall": "#fad7a0", "chamber": "#f1948a"}
+
+
+def node_xy(board, i: int) -> tuple[float, float]:
+    """The printed board's layout: the ring on the edge of a 9x9 square (clockwise from the
+    top-left temple), each gate path running from its portal at a side's middle to the centre."""
+    if i < 32:
+        side, j = divmod(i, 8)
+        col, row = [(j, 0), (8, j), (8 - j, 8), (0, 8 - j)][side]
+    elif i == board.chamber:
+        col, row = 4, 4
+    else:
+        k, j = divmod(i - 32, 3)
+        p = board.portal_of_gate[k]
+        side = p // 8
+        col, row = [(4, j + 1), (7 - j, 4), (4, 7 - j), (j + 1, 4)][side]
+    return 0.05 + 0.9 * col / 8, 0.05 + 0.9 * row / 8
+
+
+def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+    st = view.get("state") or {}
+    board = game.board
+    cards = game.cards
+    seat = view.get("seat")
+    gates = st.get("gates", [False] * 4)
+    nodes = []
+    for i in range(board.size):
+        x, y = node_xy(board, i)
+        kind = board.kinds[i]
+        title = board.names[i]
+        label = board.codes[i]
+        fill = FILLS[kind]
+        if kind == "gate":
+            k = (i - 32) // 3
+            title += ", open" if gates[k] else ", closed: 10 mana to open"
+            fill = FILLS["gate_open"] if gates[k] else fill
+        nodes.append({"id": board.ids[i], "x": round(x, 4), "y": round(y, 4), "label": label,
+                      "fill": fill, "title": title, "highlight": st.get("landing") == i})
+    edges = [[board.ids[i], board.ids[(i + 1) % 32]] for i in range(32)]
+    for k in range(4):
+        g = board.gate_space(k)
+        edges += [[board.ids[board.portal_of_gate[k]], board.ids[g]], [board.ids[g], board.ids[g + 1]],
+                  [board.ids[g + 1], board.ids[g + 2]], [board.ids[g + 2], board.ids[board.chamber]]]
+    items = []
+    for p in st.get("players", []):
+        if p["alive"] and p["space"] >= 0:
+            items.append({"id": f"P{p['seat']}", "node": board.ids[p["space"]], "text": f"P{p['seat'] + 1}",
+                          "color": COLORS[p["seat"] % 4], "shape": "token", "badge": str(p["life"]),
+                          "title": f"Player {p['seat'] + 1}: {p['life']} life"})
+    for m in st.get("summons", []):
+        items.append({"id": f"S{m['uid']}", "node": board.ids[m["space"]], "text": m["name"][:3] + str(m["owner"] + 1), "color": COLORS[m["owner"] % 4],
+                      "shape": "square", "badge": str(m["life"]),
+                      "title": f"{m['name']} (P{m['owner'] + 1}): attack {m['attack']}, life {m['life']}" + (f", {m['status']}" if m["status"] else "")
+                      + (", " + ", ".join(cards[c].name for c in m["equipment"]) if m["equipment"] else "")})
+    for t in st.get("traps", []):
+        name = cards[t["card"]].name if t["card"] else "face-down trap"
+        items.append({"id": f"trap{t['space']}", "node": board.ids[t["space"]], "text": f"T{t['owner'] + 1}", "color": COLORS[t["owner"] % 4],
+                      "shape": "card", "face_down": t["card"] is None, "title": f"{name} (P{t['owner'] + 1})"})
+    panels = []
+    for p in st.get("players", []):
+        s = p["seat"]
+        rows = [["Life", f"{p['life']}/10" if p["alive"] else "defeated"],
+                ["Mana", f"{p['mana']} active / {p['used']} used"],
+                ["Space", board.names[p["space"]] if p["space"] >= 0 else "-"],
+                ["Status", ", ".join(f"{a} ({b})" for a, b in p["statuses"]) or "-"],
+                ["Equipment", ", ".join(cards[c].name for c in p["equipment"]) or "-"],
+                ["Hand", str(p["hand_size"])],
+                ["Chamber hold", f"{p['hold']}/{st.get('hold_turns', 3)}"]]
+        panel = {"title": f"Player {s + 1}", "seat": s, "active": view.get("acting") == s, "color": COLORS[s % 4], "rows": rows}
+        if seat == s and st.get("hand") is not None:
+            panel["cards"] = [{"id": c, "name": cards[c].name, "text": f"{cards[c].type}, cost {cards[c].cost}: {card_text(cards[c])}"}
+                              for c in st["hand"]]
+        panels.append(panel)
+    info = [["Deck", str(st.get("deck", 0))], ["Discard", str(len(st.get("discard", [])))],
+            ["Gates", " ".join(f"{k + 1}:{'open' if o else 'closed'}" for k, o in enumerate(gates))]]
+    if st.get("dice"):
+        info.append(["Roll", "+".join(map(str, st["dice"]))])
+    if st.get("combat"):
+        info.append(["Combat", f"{st['combat']['attacker']} vs {st['combat']['defender']}"])
+    panels.append({"title": "Table", "rows": info})
+    holders = {c: f"P{p['seat']}" for p in st.get("players", []) for c in p["equipment"]}
+    holders.update({c: f"S{m['uid']}" for m in st.get("summons", []) for c in m["equipment"]})
+    targets = []
+    for i, a in enumerate(actions):
+        kind = a[0]
+        node = None
+        clicks: list[str] = []
+        if kind == "temple":
+            clicks = [f"board:{board.ids[a[1]]}"]
+        elif kind == "open":
+            clicks = [f"board:{board.ids[board.gate_space(a[1])]}"]
+        elif kind == "move":
+            piece = "P" + str(seat) if a[1] == "P" else "S" + a[1][1:]
+            clicks = [f"item:{piece}", f"board:{board.ids[a[2]]}"]
+        elif kind in ("trap", "cast", "equip"):
+            tgt = a[2]
+            node = f"board:{board.ids[tgt]}" if isinstance(tgt, int) else f"item:{tgt}"
+            clicks = [f"card:{a[1]}", node]
+        elif kind == "use":
+            holder = holders.get(a[1])
+            tgt = f"board:{board.ids[a[2]]}" if isinstance(a[2], int) else f"item:{a[2]}"
+            clicks = [f"item:{holder}", tgt] if holder else []
+        elif kind == "ability":
+            tgt = f"board:{board.ids[a[2]]}" if isinstance(a[2], int) else f"item:{a[2]}"
+            clicks = [f"item:S{a[1]}", tgt]
+        elif kind == "summon" or kind == "discard_draw":
+            clicks = [f"card:{a[1]}"]
+        elif kind == "attack":
+            clicks = [f"item:{a[1]}", f"item:{a[2]}"]
+        elif kind == "victim":
+            clicks = [f"item:{a[1]}"]
+        elif kind in ("defend", "boost"):
+            clicks = [f"item:S{a[1]}"]
+        if clicks:
+            targets.append({"action": i, "clicks": clicks, "label": _label(game, a)})
+    prompt = st.get("prompt_data")
+    ask = PROMPTS.get(prompt["kind"] if prompt else st.get("phase", ""), "")
+    if st.get("dice") and not prompt and st.get("phase") == "move":
+        ask += f" (rolled {sum(st['dice'])})"
+    return {
+        "title": game.name,
+        "status": status_line(view),
+        "prompt": ask,
+        "boards": [{"id": "board", "kind": "nodes", "nodes": nodes, "edges": edges, "items": items}],
+        "panels": panels,
+        "targets": targets,
+    }
+
+
+def _label(game, a: tuple) -> str:
+    """A label built from static data only (the scene has no state to consult)."""
+    cards, names = game.cards, game.board.names
+
+    def word(x) -> str:
+        if isinstance(x, int):
+            return names[x] if 0 <= x < len(names) else str(x)
+        if x in cards:
+            return cards[x].name
+        if x[:1] == "P" and x[1:].isdigit():
+            return f"Player {int(x[1:]) + 1}"
+        return x
+
+    kind = a[0]
+    if kind == "temple":
+        return f"start at {word(a[1])}"
+    if kind == "open":
+        return f"open gate {a[1] + 1} (G{a[1] + 1})"
+    if kind == "move":
+        return f"move {word(a[1]) if a[1] != 'P' else 'summoner'} to {word(a[2])}"
+    if kind in ("ability", "boost", "defend"):
+        return f"{kind} with summon {a[1]}" + (f" on {word(a[2])}" if len(a) > 2 else "")
+    return " ".join([kind.replace("_", " ")] + [word(x) for x in a[1:]])
