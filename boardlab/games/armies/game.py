@@ -15,7 +15,10 @@ from typing import Any, Sequence
 from boardlab.engine import Game, Option, Variant
 
 from .content import builtin_decks, load_cards, load_deck
-from .rules import ArmiesState
+from .features import ArmiesFeatures
+from .rules import ArmiesRules
+from .scene import build_scene
+from .view import ArmiesView
 
 #: The shipped decks (name -> file in the package), the only deck values a web client may choose.
 DECK_PRESETS: dict[str, str] = {
@@ -23,6 +26,13 @@ DECK_PRESETS: dict[str, str] = {
     "gnar-lorin": "data/decks/gnar-lorin.deck",
     "tor-archers": "data/decks/tor-archers.deck",
 }
+
+
+class ArmiesState(ArmiesView, ArmiesFeatures, ArmiesRules):
+    """A position of the game: the rules (rules.py) with the seat views (view.py) and the
+    evaluation features (features.py) bound in.  Build one with ``Game.new_state``."""
+
+    __slots__ = ()
 
 
 class ArmiesGame(Game):
@@ -90,8 +100,6 @@ class ArmiesGame(Game):
             self.deck_names = ("", "")
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
-        from .view import build_scene
-
         return build_scene(self, view, actions)
 
     def seat_names(self) -> list[str]:
