@@ -21,8 +21,6 @@ is needed.  Without prompts or frames, the active seat acts in its phase:
 
 from __future__ import annotations
 
-from typing import Any
-
 from boardlab.engine import Prompt, Results, State, copy_value, record, win_results
 
 from . import board as B
