@@ -7,7 +7,7 @@ import math
 import pytest
 
 from boardlab.engine.rng import Rng
-from boardlab.games.armies.agents import win_chance
+from boardlab.games.armies.features import win_chance
 
 from .helpers import FixedRng, at, give, mv, play, position, finish_payment, sq, touch
 

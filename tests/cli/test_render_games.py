@@ -125,7 +125,7 @@ def test_summoners_quest_summons_and_traps_name_their_owner():
 def test_prompts_say_choose_or_pick_never_click():
     import importlib
 
-    for mod in ("blackfire.scene", "dungeons_jewel.scene", "summoners_quest.scene", "armies.view", "wizards_labyrinth.scene"):
+    for mod in ("blackfire.scene", "dungeons_jewel.scene", "summoners_quest.scene", "armies.scene", "wizards_labyrinth.scene"):
         prompts = getattr(importlib.import_module(f"boardlab.games.{mod}"), "PROMPTS", {})
         for text in prompts.values():
             assert "click" not in text.lower(), (mod, text)

@@ -24,15 +24,13 @@ declines.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boardlab.engine import Prompt
 
 from . import board as B
 from .content import DOMAINS
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import ArmiesState, Army
+# ``st: "ArmiesState"`` and ``"Army"`` name, without importing them, the position (game.py) and the
+# army record (rules.py): the rules import this module, so it imports neither.
 
 SEATS = ("white", "black")
 #: Effects whose card targets the army on the target square (for Guerrilla Training and Cloaksworn Commander).

@@ -1,4 +1,4 @@
-"""Armies content: the card table (``cards.json``) and deck lists (``decks/*.deck``).
+"""Armies content: the card table (``data/cards.json``) and deck lists (``data/decks/*.deck``).
 
 Cards are the seed's 33 sample cards, kept as data; what a card *does* is
 named by its fields (``effect``, ``ability``, ``target``, ``windows`` ...) and
@@ -25,8 +25,8 @@ from boardlab.engine.errors import ContentError
 from boardlab.engine.game import load_json_file
 
 HERE = Path(__file__).parent
-CARDS_FILE = HERE / "cards.json"
-DECK_DIR = HERE / "decks"
+CARDS_FILE = HERE / "data" / "cards.json"
+DECK_DIR = HERE / "data" / "decks"
 DOMAINS = "GELTS"
 DOMAIN_NAMES = {"G": "Gnar", "E": "Ethyr", "L": "Lorin", "T": "Tor", "S": "Shives"}
 CARD_TYPES = ("leader", "maneuver", "technique", "boon", "curse", "training", "strategy")
@@ -208,19 +208,24 @@ class DeckList:
 
 
 def builtin_decks() -> list[str]:
-    """Names of the shipped deck lists (file stems in ``decks/``)."""
+    """Names of the shipped deck lists (file stems in ``data/decks/``)."""
     return sorted(p.stem for p in DECK_DIR.glob("*.deck"))
 
 
-def resolve_deck_path(spec: str) -> Path:
-    """A shipped deck name (``gnar-lorin``) or a path to a ``.deck`` file."""
+def resolve_deck_path(spec: str | Path) -> Path:
+    """A shipped deck name (``gnar-lorin``) or a path to a ``.deck`` file.
+
+    The game's deck options do not come here by name: ``Game.content_path``
+    turns a preset into its shipped file and anything else into the user's
+    path.  Names are for callers of :func:`load_deck` (tests, scripts).
+    """
     p = DECK_DIR / f"{spec}.deck"
     if p.exists():
         return p
     q = Path(spec)
     if q.exists():
         return q
-    raise ContentError(f"no Armies deck {spec!r}: not a shipped deck ({', '.join(builtin_decks())}) nor a file")
+    raise ContentError(f"no Armies deck {str(spec)!r}: not a shipped deck ({', '.join(builtin_decks())}) nor a file")
 
 
 def parse_deck(text: str, cards: dict[str, Card], source: str = "<deck>") -> DeckList:
@@ -257,7 +262,7 @@ def parse_deck(text: str, cards: dict[str, Card], source: str = "<deck>") -> Dec
     return DeckList(name, tuple(c for c in order for _ in range(counts[c])), source)
 
 
-def load_deck(spec: str, cards: dict[str, Card]) -> DeckList:
+def load_deck(spec: str | Path, cards: dict[str, Card]) -> DeckList:
     path = resolve_deck_path(spec)
     try:
         text = path.read_text(encoding="utf-8")

@@ -14,11 +14,25 @@ from typing import Any, Sequence
 
 from boardlab.engine import Game, Option, Variant
 
-from .content import CARDS_FILE, builtin_decks, load_cards, load_deck
-from .rules import ArmiesState
+from .content import builtin_decks, load_cards, load_deck
+from .features import ArmiesFeatures
+from .rules import ArmiesRules
+from .scene import build_scene
+from .view import ArmiesView
 
-#: The shipped decks, the only deck values a web client may choose.
-DECK_PRESETS: tuple[str, ...] = tuple(builtin_decks())
+#: The shipped decks (name -> file in the package), the only deck values a web client may choose.
+DECK_PRESETS: dict[str, str] = {
+    "ethyr-shives": "data/decks/ethyr-shives.deck",
+    "gnar-lorin": "data/decks/gnar-lorin.deck",
+    "tor-archers": "data/decks/tor-archers.deck",
+}
+
+
+class ArmiesState(ArmiesView, ArmiesFeatures, ArmiesRules):
+    """A position of the game: the rules (rules.py) with the seat views (view.py) and the
+    evaluation features (features.py) bound in.  Build one with ``Game.new_state``."""
+
+    __slots__ = ()
 
 
 class ArmiesGame(Game):
@@ -43,7 +57,7 @@ class ArmiesGame(Game):
                path=True, presets=DECK_PRESETS),
         Option("no_deck", False, "Play without cards: plain chess with binary-dice combat.", "bool"),
         Option("cards_file", "", "Load the card table from this JSON file instead of the shipped one.", "str",
-               path=True, presets=("",)),
+               path=True, presets={"": "data/cards.json"}),
         Option("first", "white", "Who moves first: white, or roll dice.", "str", choices=("white", "roll")),
         Option("dice", "d6", "Binary dice: d6 (4-6 count 1) or coin flips.", "str", choices=("d6", "coin")),
         Option("hand_size", 7, "Cards drawn at the start of the game.", "int", low=0, high=20, tunable=True),
@@ -65,7 +79,7 @@ class ArmiesGame(Game):
     )
     agents = {"heuristic": "boardlab.games.armies.agents:HeuristicAgent"}
     #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
-    evaluation_file = Path(__file__).parent / "evaluation.json"
+    evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
     personas = {
         "aggressive": {"material": 1.0, "general_threat": 2.0, "attacks": 1.0, "general_life": 0.5},
         "cautious": {"material": 1.0, "general_life": 2.0, "general_safety": 1.5, "cards": 0.5},
@@ -74,10 +88,11 @@ class ArmiesGame(Game):
 
     def load_content(self) -> None:
         opts = self.option_values
-        self.cards = load_cards(opts["cards_file"] or CARDS_FILE)
+        self.cards = load_cards(self.content_path("cards_file"))
         self.use_cards = not opts["no_deck"]
         if self.use_cards:
-            lists = [load_deck(opts["white_deck"], self.cards), load_deck(opts["black_deck"], self.cards)]
+            lists = [load_deck(self.content_path("white_deck"), self.cards),
+                     load_deck(self.content_path("black_deck"), self.cards)]
             self.deck_lists = tuple(d.cards for d in lists)
             self.deck_names = tuple(d.name for d in lists)
         else:
@@ -85,8 +100,6 @@ class ArmiesGame(Game):
             self.deck_names = ("", "")
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
-        from .view import build_scene
-
         return build_scene(self, view, actions)
 
     def seat_names(self) -> list[str]:

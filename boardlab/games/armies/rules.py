@@ -8,7 +8,7 @@ winning by beating the General when it cannot pay.  Cards live in
 **Flow.**  Decisions are :class:`Prompt`\\ s on ``self.stack`` (setup, paying
 skill, response windows, cavalry chains, the General's losses).  Work that
 continues after a decision is a *frame* (a small dict with an ``"op"``) on
-``self.pending``; :meth:`ArmiesState._run` processes frames until a decision
+``self.pending``; :meth:`ArmiesRules._run` processes frames until a decision
 is needed.  Without prompts or frames, the active seat acts in its phase:
 
 * ``opp1`` (First Opportunity): play cards and abilities, or make the move
@@ -20,8 +20,6 @@ is needed.  Without prompts or frames, the active seat acts in its phase:
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from boardlab.engine import Prompt, Results, State, copy_value, record, win_results
 
@@ -68,7 +66,10 @@ class Army:
         return f"Army({self.id}, {SEATS[self.seat]} {B.PIECE_NAMES[self.kind]} {B.square_name(self.sq)})"
 
 
-class ArmiesState(State):
+class ArmiesRules(State):
+    """The rules of an Armies position.  The full state is ``ArmiesState`` (game.py), which binds in
+    the seat views (view.py) and the evaluation features (features.py)."""
+
     __slots__ = ("board", "armies", "next_id", "hands", "decks", "discards", "removed", "revealed",
                  "strategies", "active", "phase", "major_used", "trained", "ep", "winner", "reason",
                  "first", "pending", "combats", "exempt", "counts", "move_caps", "last_move")
@@ -132,7 +133,7 @@ class ArmiesState(State):
         self.active = 1 - self.first
         self._next_turn()
 
-    def _copy_fields(self, new: "ArmiesState") -> None:  # fast clone (the generic one is ~10x slower)
+    def _copy_fields(self, new: "ArmiesRules") -> None:  # fast clone (the generic one is ~10x slower)
         new.board = list(self.board)
         new.armies = {i: a.copy() for i, a in self.armies.items()}
         for name in ("hands", "decks", "discards", "removed", "revealed"):
@@ -721,42 +722,5 @@ class ArmiesState(State):
     def roles(self) -> tuple[str, ...]:
         return SEATS
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        from .view import state_view
-
-        return state_view(self, seat)
-
-    def _determinize(self, seat: int, rng) -> None:
-        """Reshuffle the unseen cards: the opponent's hand (except revealed cards) with its deck, and our deck."""
-        other = 1 - seat
-        hand = list(self.hands[other])
-        for n in self.revealed[other]:
-            hand.remove(n)
-        pool = hand + self.decks[other]
-        rng.shuffle(pool)
-        self.hands[other] = list(self.revealed[other]) + pool[:len(hand)]
-        self.decks[other] = pool[len(hand):]
-        rng.shuffle(self.decks[seat])
-
-    def describe(self, action: tuple) -> str:
-        from .view import describe
-
-        return describe(self, action)
-
-    def evaluate(self, seat: int) -> float:
-        from .agents import evaluate
-
-        return evaluate(self, seat)
-
-    def features(self, seat: int) -> dict[str, float]:
-        from .agents import features
-
-        return features(self, seat)
-
     def metrics(self) -> dict[str, list[int]]:
         return {k: list(v) for k, v in sorted(self.counts.items())}
-
-    def action_tags(self, action: tuple) -> tuple[str, ...]:
-        from .view import action_tags
-
-        return action_tags(self, action)
