@@ -56,7 +56,8 @@ class DungeonsJewel(Game):
     state_class = DungeonState
     rules_doc = "docs/rules/dungeons-jewel.md"
     options = (
-        Option("content", "", "Path of a token/treasure content file (empty: the designed one).", "str", path=True, presets=("",)),
+        Option("content", "", "Path of a token/treasure content file (empty: the designed one).", "str", path=True,
+               presets={"": "data/content.json"}),
         Option("board_size", 7, "Board side length in rooms (odd, so there is one centre space).", "int", low=5, high=11, tunable=True),
         Option("die", 6, "Sides of each die.", "int", low=4, high=20, tunable=True),
         Option("hazard_target", 4, "Die roll needed to survive a hazard or trap door.", "int", low=1, high=20, tunable=True),
@@ -95,7 +96,7 @@ class DungeonsJewel(Game):
         if o["hazard_target"] > o["die"]:
             raise InvalidOptionError(f"hazard_target {o['hazard_target']} cannot be rolled on a d{o['die']}")
         self.board = Board(size, self.players)
-        self.content = content = load_content(o["content"] or None)
+        self.content = content = load_content(self.content_path("content"))
         self.opt_die = o["die"]
         self.opt_hazard = o["hazard_target"]
         self.opt_monster = o["monster_target"]
