@@ -77,3 +77,14 @@ def test_malformed_content_raises_content_error(tmp_path, doc, message):
 def test_missing_content_file(tmp_path):
     with pytest.raises(ContentError, match="cannot read"):
         make("dungeons-jewel", options={"content": str(tmp_path / "nope.json")})
+
+
+def test_content_option_presets_name_the_shipped_file():
+    from boardlab.engine import InvalidOptionError, game_class
+
+    game = make("dungeons-jewel")
+    assert game.content_path("content") == DEFAULT_CONTENT
+    cls = game_class("dungeons-jewel")
+    cls.check_untrusted(None, {"content": ""})
+    with pytest.raises(InvalidOptionError):
+        cls.check_untrusted(None, {"content": str(DEFAULT_CONTENT)})

@@ -20,6 +20,7 @@ from typing import Any
 
 from boardlab.engine import ContentError, load_json_file
 
+#: The designed file (the ``content`` option's ``""`` preset in game.py).
 DEFAULT_CONTENT = Path(__file__).parent / "data" / "content.json"
 
 TOKEN_TYPES = ("hazard", "monster", "trapdoor", "wall")
@@ -66,9 +67,9 @@ class Content:
         return [i.id for i in self.items for _ in range(i.count)]
 
 
-def load_content(path: str | Path | None = None) -> Content:
-    """Read and validate a content file (the designed one when ``path`` is empty)."""
-    p = Path(path) if path else DEFAULT_CONTENT
+def load_content(path: str | Path = DEFAULT_CONTENT) -> Content:
+    """Read and validate a content file (``Game.content_path("content")`` picks it)."""
+    p = Path(path)
     doc = load_json_file(p, "Dungeon's Jewel content file")
     return parse_content(doc, str(p))
 

@@ -1,4 +1,4 @@
-"""The Dungeon's Jewel (seed 003): metadata, options, variants and content tables.
+"""The Dungeon's Jewel (seed 003): metadata, options, variants, content tables and the full state.
 
 >>> from boardlab.engine import make
 >>> game = make("dungeons-jewel", players=4)
@@ -14,10 +14,14 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from boardlab.engine import ContentError, Game, InvalidOptionError, Option, Variant, dice_distribution
+from boardlab.engine.checks import seat_or_none
 
 from .board import Board
 from .content import load_content
-from .rules import DungeonState
+from .features import DungeonFeatures
+from .rules import DungeonRules
+from .scene import build_scene
+from .view import DungeonView
 
 CORNER_NAMES = ("top left", "top right", "bottom right", "bottom left")
 
@@ -27,6 +31,13 @@ RULE_STATS = (
     "rule:item_used", "rule:respawn", "rule:trapdoor_home", "rule:jewel_dropped",
     "rule:jewel_taken", "rule:item_stolen", "rule:no_loot_left",
 )
+
+
+class DungeonState(DungeonView, DungeonFeatures, DungeonRules):
+    """A position of the game: the rules (rules.py) with the seat views (view.py) and the
+    evaluation features (features.py) bound in.  Build one with ``Game.new_state``."""
+
+    __slots__ = ()
 
 
 class DungeonsJewel(Game):
@@ -45,7 +56,8 @@ class DungeonsJewel(Game):
     state_class = DungeonState
     rules_doc = "docs/rules/dungeons-jewel.md"
     options = (
-        Option("content", "", "Path of a token/treasure content file (empty: the designed one).", "str", path=True, presets=("",)),
+        Option("content", "", "Path of a token/treasure content file (empty: the designed one).", "str", path=True,
+               presets={"": "data/content.json"}),
         Option("board_size", 7, "Board side length in rooms (odd, so there is one centre space).", "int", low=5, high=11, tunable=True),
         Option("die", 6, "Sides of each die.", "int", low=4, high=20, tunable=True),
         Option("hazard_target", 4, "Die roll needed to survive a hazard or trap door.", "int", low=1, high=20, tunable=True),
@@ -84,7 +96,7 @@ class DungeonsJewel(Game):
         if o["hazard_target"] > o["die"]:
             raise InvalidOptionError(f"hazard_target {o['hazard_target']} cannot be rolled on a d{o['die']}")
         self.board = Board(size, self.players)
-        self.content = content = load_content(o["content"] or None)
+        self.content = content = load_content(self.content_path("content"))
         self.opt_die = o["die"]
         self.opt_hazard = o["hazard_target"]
         self.opt_monster = o["monster_target"]
@@ -125,13 +137,9 @@ class DungeonsJewel(Game):
         return [f"Player {s + 1} ({corners[s]})" for s in range(self.players)]
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
-        from .scene import build_scene
-
         return build_scene(self, view, actions)
 
     def check_state(self, state) -> None:
         """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
-        from boardlab.engine.checks import seat_or_none
-
         seat_or_none(state, "winner")
         seat_or_none(state, "jewel")

@@ -2,8 +2,9 @@
 
 Setup -> Basic rules (move, draw and place a dungeon token, survive the
 hazard, loot, health) -> the centre (dragon and jewel) -> Attacking ->
-Special spaces (trap door, monster, wall).  Views, determinization and the
-playtest hooks live in :mod:`.observe`.
+Special spaces (trap door, monster, wall).  Views, determinization and labels
+live in :mod:`.view`, the evaluation features in :mod:`.features`; the full
+state, :class:`~.game.DungeonState`, binds them to these rules.
 
 State layout (flat lists so that :meth:`clone` is a handful of slices):
 
@@ -24,7 +25,6 @@ from __future__ import annotations
 from boardlab.engine import Prompt, Results, State, win_results
 
 from .board import OPPOSITE_SIDE, SIDES
-from .observe import Observation
 
 #: ``known`` bit meaning "face up": every seat knows the token.
 FACE_UP = 1 << 8
@@ -34,7 +34,9 @@ ROLL = ("roll",)
 DRAGON = ("dragon",)
 
 
-class DungeonState(Observation, State):
+class DungeonRules(State):
+    """The rules of a position (the full state is :class:`~.game.DungeonState`)."""
+
     __slots__ = ("seat", "first", "pos", "health", "power", "items", "tokens", "known",
                  "walls", "facing", "pile", "deck", "jewel", "exit", "winner", "stats")
 
@@ -407,8 +409,15 @@ class DungeonState(Observation, State):
             self.emit(f"{g.seat_name(s)} turns the wall to the {side} side of {g.board.labels[cell]}.",
                       {"seat": s, "cell": cell, "side": side})
 
+    # -- playtest hooks ------------------------------------------------------
+    def metrics(self) -> dict[str, list[int]]:
+        g = self.game
+        n = g.players
+        st = self.stats
+        return {k: st[i * n:(i + 1) * n] for i, k in enumerate(g.stat_keys)}
+
     # -- copying -------------------------------------------------------------
-    def _copy_fields(self, new: "DungeonState") -> None:  # type: ignore[override]
+    def _copy_fields(self, new: "DungeonRules") -> None:  # type: ignore[override]
         new.seat = self.seat
         new.first = self.first
         new.pos = self.pos[:]

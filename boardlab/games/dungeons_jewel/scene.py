@@ -10,14 +10,12 @@ and a neighbouring room to turn a freshly drawn wall towards it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
+from boardlab.engine import Game
 from boardlab.engine.scene import cell_id, chess_axes, status_line
 
 from .board import SIDES
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .game import DungeonsJewel
 
 COLORS = ("#d33", "#36c", "#2a2", "#c90")
 START_FILL = ("#f6d0d0", "#d0dcf6", "#d3f0d3", "#f3e4c2")
@@ -31,7 +29,7 @@ PROMPTS = {
 }
 
 
-def build_scene(game: "DungeonsJewel", view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
+def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
     v = view["state"]
     size = v["size"]
     names = game.seat_names()

@@ -1,4 +1,4 @@
-"""What a seat may know: views, determinization, labels and playtest hooks.
+"""What a seat may know: views, determinization, labels and tags.
 
 A dungeon token's face is known to the seats that drew or looked at it, and to
 everyone once it is face up (walls always are; a drawer may reveal a token).
@@ -8,18 +8,16 @@ is public ("The player must reveal what they got").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from boardlab.engine import Rng
 
 from .board import SIDES
-
-if TYPE_CHECKING:  # pragma: no cover
-    from boardlab.engine import Rng
-
-_FACE_UP = 1 << 8  # same as rules.FACE_UP (kept here to avoid a circular import)
+from .rules import FACE_UP
 
 
-class Observation:
-    """Mixin of :class:`~.rules.DungeonState` with everything that is not a rule."""
+class DungeonView:
+    """Mixin of :class:`~.game.DungeonState`: what each seat sees of the rules' state."""
 
     __slots__ = ()
 
@@ -32,7 +30,7 @@ class Observation:
             if kind is None:
                 continue
             m = known[c]
-            up = bool(m & _FACE_UP)
+            up = bool(m & FACE_UP)
             face = kind if up or (seat is not None and m >> seat & 1) else None
             tokens.append([c, face, up])
         prompt = None
@@ -66,7 +64,7 @@ class Observation:
             "pending": prompt,
         }
 
-    def _determinize(self, seat: int, rng: "Rng") -> None:
+    def _determinize(self, seat: int, rng: Rng) -> None:
         """Re-deal every token face ``seat`` has not seen, and shuffle both piles.
 
         Face-down tokens are never walls (walls are placed face up), so unseen
@@ -74,7 +72,7 @@ class Observation:
         """
         g = self.game
         bit = 1 << seat
-        mask = bit | _FACE_UP
+        mask = bit | FACE_UP
         unseen = [c for c, k in enumerate(self.tokens) if k is not None and not self.known[c] & mask]
         pool = self.pile + [self.tokens[c] for c in unseen]
         walls = [k for k in pool if g.token_type[k] == "wall"]
@@ -134,53 +132,3 @@ class Observation:
         if kind == "take":
             return ("rule:steal", f"item:{action[1]}")
         return ()
-
-    # -- playtest hooks ------------------------------------------------------
-    def metrics(self) -> dict[str, list[int]]:
-        g = self.game
-        n = g.players
-        st = self.stats
-        return {k: st[i * n:(i + 1) * n] for i, k in enumerate(g.stat_keys)}
-
-    def _goal_distance(self, seat: int) -> int:
-        """Steps (ignoring walls) to the seat's next goal: home with the jewel, else the centre."""
-        b = self.game.board
-        c = self.pos[seat]
-        target = b.starts[seat] if self.jewel == seat else b.centre
-        if self.jewel is not None and self.jewel != seat:
-            target = self.pos[self.jewel]
-        (x, y), (tx, ty) = b.xy(c), b.xy(target)
-        return abs(x - tx) + abs(y - ty)
-
-    def features(self, seat: int) -> dict[str, float]:
-        g = self.game
-        size = g.board.size
-        mine = self.jewel == seat
-        bit = 1 << seat
-        chance = g.dragon_chance[min(int(self.power[seat]), len(g.dragon_chance) - 1)]
-        closeness = 1.0 - self._goal_distance(seat) / (2 * size)
-        seen = sum(1 for c, k in enumerate(self.tokens) if k is not None and self.known[c] & (bit | _FACE_UP))
-        return {
-            "health": float(self.health[seat]),
-            "power": float(self.power[seat]),
-            "items": float(len(self.items[seat])),
-            "has_jewel": 1.0 if mine else 0.0,
-            "opponent_has_jewel": 1.0 if self.jewel is not None and not mine else 0.0,
-            "goal_closeness": closeness,
-            "explored": seen / g.board.cells,
-            # the chance to beat the dragon now (two dice + power): what more attack power is worth
-            "dragon_chance": chance,
-            # ... and how near that fight is, while the dragon still holds the jewel
-            "dragon_reach": chance * closeness if self.jewel is None else 0.0,
-        }
-
-    def evaluate(self, seat: int) -> float:
-        if self.winner is not None:
-            return 1.0 if self.winner == seat else 0.0
-        f = self.features(seat)
-        value = 0.2 + 0.04 * min(f["power"], 6) + 0.03 * f["health"] + 0.1 * f["goal_closeness"]
-        if f["has_jewel"]:
-            value = 0.55 + 0.4 * f["goal_closeness"]
-        elif f["opponent_has_jewel"]:
-            value *= 0.6
-        return max(0.0, min(1.0, value))
