@@ -25,7 +25,8 @@ from .scene import build_scene
 from .view import LabyrinthView
 
 OPTIONS = (
-    Option("content_dir", "", "Directory holding wizard_deck.json, loot_deck.json and tiles.json (empty: the designed files).", "str", path=True, presets=("",)),
+    Option("content_dir", "", "Directory holding wizard_deck.json, loot_deck.json and tiles.json (empty: the designed files).", "str", path=True,
+           presets={"": "data"}),
     Option("deck", "final", "Wizard deck: 'final' (with the 26 Oct cards) or 'early' (without them).", "str", choices=("final", "early")),
     Option("keys_needed", 2, "Keys the heroes need to open the tower (also starts the rage).", "int", low=1, high=3, tunable=True),
     Option("start_mana", 2, "Mana wheel value at the start.", "int", low=0, high=20, tunable=True),
@@ -109,7 +110,7 @@ class WizardsLabyrinthGame(Game):
 
     def load_content(self) -> None:
         o = self.option_values
-        self.content = load_content(o["content_dir"])
+        self.content = load_content(self.content_path("content_dir"))
         self.size = GRID_SIZE[self.players]
         self.grid = Grid(self.size, self.size)
         needed = self.size * self.size - 2
