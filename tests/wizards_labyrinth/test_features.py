@@ -12,7 +12,7 @@ import pytest
 
 from boardlab.agents.mcts import evaluation_function
 from boardlab.engine import make
-from boardlab.games.wizards_labyrinth.views import fight_chance
+from boardlab.games.wizards_labyrinth.features import fight_chance
 
 from .helpers import put, scenario
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from boardlab.engine.agent import BaseAgent, Decision
 
-from .views import fight_chance
+from .features import fight_chance
 
 LOOT_VALUE = {"Long Sword": 6, "Short Sword": 5, "Boots of Haste": 4, "Battle Elixir": 4, "Shield": 3,
               "Health Potion": 3, "Leather Boots": 2, "Sprint": 1}

@@ -177,9 +177,9 @@ def load_tiles(path: Path) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int
     return tuple(rooms), tuple(keys)
 
 
-def load_content(content_dir: str = "") -> Content:
-    """Read the three data files from ``content_dir`` (default: the package's ``data``)."""
-    base = Path(content_dir) if content_dir else DATA
+def load_content(content_dir: str | Path = DATA) -> Content:
+    """Read the three data files from the folder ``content_dir`` (the game passes ``Game.content_path``)."""
+    base = Path(content_dir)
     wcards, wdeck = load_wizard_deck(base / "wizard_deck.json")
     lcards, ldeck = load_loot_deck(base / "loot_deck.json")
     rooms, keys = load_tiles(base / "tiles.json")

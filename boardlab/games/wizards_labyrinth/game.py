@@ -3,23 +3,30 @@
 The name is ours (the seed has no title).  Three rule versions from the blog
 are variants: ``final`` (8 November), ``beta`` (23 October) and ``alpha``
 (17 October); every difference between them is an option.  Rules live in
-:mod:`.state`, content in :mod:`.content` and ``data/``, the scene in
-:mod:`.scene` and the bots in :mod:`.agents`.
+:mod:`.rules` (the wizard's turn in :mod:`.wizard`), geometry in :mod:`.board`,
+content in :mod:`.content` and ``data/``, the seat views in :mod:`.view`, the
+evaluation features in :mod:`.features`, the scene in :mod:`.scene` and the
+bots in :mod:`.agents`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import Any, Sequence
 
-from boardlab.engine import Game, Grid, Option, Variant
+from boardlab.engine import ContentError, Game, Grid, InvalidOptionError, Option, Variant
+from boardlab.engine.checks import one_of
 
+from .board import GRID_SIZE
 from .content import Content, load_content
-from .state import LabyrinthState
+from .features import LabyrinthFeatures
+from .rules import LabyrinthRules
+from .scene import build_scene
+from .view import LabyrinthView
 
 OPTIONS = (
-    Option("content_dir", "", "Directory holding wizard_deck.json, loot_deck.json and tiles.json (empty: the designed files).", "str", path=True, presets=("",)),
+    Option("content_dir", "", "Directory holding wizard_deck.json, loot_deck.json and tiles.json (empty: the designed files).", "str", path=True,
+           presets={"": "data"}),
     Option("deck", "final", "Wizard deck: 'final' (with the 26 Oct cards) or 'early' (without them).", "str", choices=("final", "early")),
     Option("keys_needed", 2, "Keys the heroes need to open the tower (also starts the rage).", "int", low=1, high=3, tunable=True),
     Option("start_mana", 2, "Mana wheel value at the start.", "int", low=0, high=20, tunable=True),
@@ -64,8 +71,12 @@ VARIANTS = (
              "tower_entrance": False, "trading": False, "equipment_limits": False}),
 )
 
-#: Grid size by player count (seed: 3 players 5x5, 4 players 6x6, 5 players 7x7).
-GRID_SIZE = {3: 5, 4: 6, 5: 7}
+
+class LabyrinthState(LabyrinthView, LabyrinthFeatures, LabyrinthRules):
+    """A position of the game: the rules (rules.py) with the seat views (view.py) and the
+    evaluation features (features.py) bound in.  Build one with ``Game.new_state``."""
+
+    __slots__ = ()
 
 
 class WizardsLabyrinthGame(Game):
@@ -99,11 +110,9 @@ class WizardsLabyrinthGame(Game):
 
     def load_content(self) -> None:
         o = self.option_values
-        self.content = load_content(o["content_dir"])
+        self.content = load_content(self.content_path("content_dir"))
         self.size = GRID_SIZE[self.players]
         self.grid = Grid(self.size, self.size)
-        from boardlab.engine import ContentError
-
         needed = self.size * self.size - 2
         if len(self.content.rooms) < needed:
             raise ContentError(f"tiles.json: a {self.size}x{self.size} grid needs {needed} room tiles, got {len(self.content.rooms)}")
@@ -114,8 +123,6 @@ class WizardsLabyrinthGame(Game):
         if len(self.deck_cards) < o["opening_draw"]:
             raise ContentError(f"wizard_deck.json: the deck has fewer cards than the opening draw ({o['opening_draw']})")
         if o["opening_keep"] > o["opening_draw"]:
-            from boardlab.engine import InvalidOptionError
-
             raise InvalidOptionError("opening_keep must not exceed opening_draw")
         self.token_limit = o["tile_token_limit"] or self.players
 
@@ -123,13 +130,9 @@ class WizardsLabyrinthGame(Game):
         return ["Wizard"] + [f"Hero {i}" for i in range(1, self.players)]
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
-        from .scene import build_scene
-
         return build_scene(self, view, actions)
 
     def check_state(self, state) -> None:
         """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
-        from boardlab.engine.checks import one_of
-
         one_of(state, "phase", {"setup", "wizard", "move", "combat", "loot", "over"})
         one_of(state, "winner", {"", "heroes", "wizard"})

@@ -2,7 +2,7 @@
 
 "The wizard starts his turn by drawing a card from his deck. He then plays any cards he can from
 his hand with the mana he has to use and ends his turn."  Once the keys are taken the turn opens
-with the Rage of the wizard.  Mixed into :class:`~.state.LabyrinthState`.
+with the Rage of the wizard.  Mixed into :class:`~.rules.LabyrinthRules` (this module never imports it).
 """
 
 from __future__ import annotations
@@ -12,13 +12,9 @@ from typing import Any
 from boardlab.engine import Prompt, Token
 from boardlab.engine.components import DIRECTIONS
 
+from .board import cell_name
+
 WIZARD = 0
-
-
-def cell_name(game: Any, c: int) -> str:
-    """Chess-like cell names: column letter, row number from the top (``A1`` is the top-left)."""
-    n = game.size
-    return f"{'ABCDEFG'[c % n]}{c // n + 1}"
 
 
 class WizardTurnMixin:

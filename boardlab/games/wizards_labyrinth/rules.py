@@ -19,13 +19,13 @@ from boardlab.engine import Deck, Prompt, Results, State, Token, record, win_res
 from boardlab.engine.codec import copy_value
 from boardlab.engine.components import DIRECTIONS
 
-from .views import ViewMixin
-from .wizard import WizardTurnMixin, cell_name
+from .board import START, cell_name, centre_cell, centre_cells, entrance_cell, ring_cells
+from .wizard import WizardTurnMixin
 
 WIZARD = 0
 
 
-@record
+@record(aliases=("boardlab.games.wizards_labyrinth.state.Hero",))  # it lived in state.py (saved games name it so)
 class Hero:
     """One hero: position, hit points, keys, equipment in front, loot hand, per-turn flags."""
 
@@ -41,7 +41,10 @@ class Hero:
         return f"Hero(seat={self.seat}, pos={self.pos}, hp={self.hp}, keys={self.keys})"
 
 
-class LabyrinthState(WizardTurnMixin, ViewMixin, State):
+class LabyrinthRules(WizardTurnMixin, State):
+    """The rules: state fields and transitions.  The full state is :class:`~.game.LabyrinthState`, which binds
+    in the seat views (:mod:`.view`) and the evaluation features (:mod:`.features`)."""
+
     __slots__ = (
         "phase", "winner", "tower", "entrance", "start", "tiles", "flipped", "removed", "tile_pool",
         "tokens", "heroes", "wdeck", "whand", "mana", "mana_left", "ldeck", "dropped_keys",
@@ -54,8 +57,8 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         g, o = self.game, self.game.option_values
         n = g.size
         self.phase, self.winner = "setup", ""
-        self.start = 0  # ledger: the heroes' start tile is the top-left corner
-        self.tower = (n // 2) * n + n // 2
+        self.start = START  # ledger: the heroes' start tile is the top-left corner
+        self.tower = centre_cell(n)
         self.entrance = ""
         rooms = [f"r{i}" for i in range(len(g.content.rooms))]
         self.rng.shuffle(rooms)
@@ -86,7 +89,7 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         self._run()
 
     # ------------------------------------------------------------------ copying
-    def _copy_fields(self, new: "LabyrinthState") -> None:  # type: ignore[override]
+    def _copy_fields(self, new: "LabyrinthRules") -> None:  # type: ignore[override]
         """Fast clone (the generic field copy is several times slower; search clones constantly)."""
         new.phase, new.winner, new.tower, new.entrance, new.start = self.phase, self.winner, self.tower, self.entrance, self.start
         new.tiles = self.tiles[:]
@@ -117,9 +120,7 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         new.stats = {k: v[:] for k, v in self.stats.items()}
 
     def centre_cells(self) -> list[int]:
-        n = self.game.size
-        lo, hi = (n - 1) // 2, n // 2
-        return sorted({y * n + x for x in (lo, hi) for y in (lo, hi)})
+        return centre_cells(self.game.size)
 
     # ------------------------------------------------------------- task loop
     def _run(self) -> None:
@@ -149,6 +150,9 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
     def roles(self) -> tuple[str, ...]:
         return ("wizard",) + ("hero",) * (self.game.players - 1)
 
+    def metrics(self) -> dict[str, list[int]]:
+        return {k: list(v) for k, v in sorted(self.stats.items())}
+
     # ---------------------------------------------------------------- helpers
     def hero(self, seat: int) -> Hero:
         return self.heroes[seat - 1]
@@ -166,16 +170,10 @@ class LabyrinthState(WizardTurnMixin, ViewMixin, State):
         return self.game.option_values["rage"] and self.tower_open()
 
     def entrance_cell(self) -> int | None:
-        if not self.entrance:
-            return None
-        n = self.game.size
-        dx, dy = DIRECTIONS[self.entrance]
-        return self.tower + dy * n + dx
+        return entrance_cell(self.game.size, self.tower, self.entrance)
 
     def ring(self) -> set[int]:
-        n = self.game.size
-        tx, ty = self.tower % n, self.tower // n
-        return {(ty + dy) * n + tx + dx for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy}
+        return ring_cells(self.game.size, self.tower)
 
     def bonus(self, h: Hero, field: str) -> int:
         cards = self.game.content.loot_cards

@@ -1,0 +1,61 @@
+"""Geometry of The Wizard's Labyrinth: the square grid of tiles, where the start and the tower go.
+
+Cells are ``y * size + x`` (``x`` the column, ``y`` the row from the top).
+The heroes start in the top-left corner; the tower stands in the centre (on
+an even grid the wizard picks one of the four centre tiles); the tiles
+around the tower are its ring, and the tower entrance is the ring tile the
+entrance faces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardlab.engine.components import DIRECTIONS
+
+#: Grid size by player count (seed: 3 players 5x5, 4 players 6x6, 5 players 7x7).
+GRID_SIZE = {3: 5, 4: 6, 5: 7}
+
+#: The heroes' start tile (ledger: the top-left corner).
+START = 0
+
+_NEIGHBOURS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def cell_name(game: Any, c: int) -> str:
+    """Chess-like cell names: column letter, row number from the top (``A1`` is the top-left)."""
+    n = game.size
+    return f"{'ABCDEFG'[c % n]}{c // n + 1}"
+
+
+def centre_cell(n: int) -> int:
+    """The tower's tile before the wizard chooses: the centre (lower right of the four on an even grid)."""
+    return (n // 2) * n + n // 2
+
+
+def centre_cells(n: int) -> list[int]:
+    """The centre tile(s) the tower may stand on: one on an odd grid, four on an even one."""
+    lo, hi = (n - 1) // 2, n // 2
+    return sorted({y * n + x for x in (lo, hi) for y in (lo, hi)})
+
+
+def entrance_cell(n: int, tower: int, entrance: str) -> int | None:
+    """The tile in front of the tower entrance facing ``entrance`` (``None`` without an entrance)."""
+    if not entrance:
+        return None
+    dx, dy = DIRECTIONS[entrance]
+    return tower + dy * n + dx
+
+
+def ring_cells(n: int, tower: int) -> set[int]:
+    """The 8 tiles around the tower ("the last layer of tiles around the wizard tower")."""
+    tx, ty = tower % n, tower // n
+    return {(ty + dy) * n + tx + dx for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy}
+
+
+def neighbour_table(grid: Any) -> tuple[tuple[int, ...], ...]:
+    """Every cell's neighbours as one tuple (the grids are plain squares, so one table per size)."""
+    table = _NEIGHBOURS.get(grid.width)
+    if table is None:
+        table = _NEIGHBOURS[grid.width] = tuple(grid.neighbours(i) for i in range(grid.width * grid.height))
+    return table
