@@ -153,6 +153,11 @@ def _shape_error(value: Any, ref: Any, depth: int) -> str | None:
     return None
 
 
+def _canonical(doc: Any) -> Any:
+    """A stored value re-encoded with today's names (a record saved under an alias gets its current name)."""
+    return json.loads(json.dumps(encode(decode(doc))))
+
+
 def win_results(players: int, winners: Sequence[int], reason: str) -> Results:
     """Results where ``winners`` score 1 and everyone else 0."""
     w = tuple(sorted(set(winners)))
@@ -697,7 +702,7 @@ class State:
             if derived[key] != doc[key]:
                 raise SaveFileError(f"state field {key!r} does not match what its seed and actions give")
         for name in cls._game_fields:
-            if derived["data"][name] != doc["data"][name]:
+            if derived["data"][name] != doc["data"][name] and derived["data"][name] != _canonical(doc["data"][name]):
                 raise SaveFileError(
                     f"state field 'data.{name}' does not match what its seed and actions give"
                     " (a position edited by hand must call forget_history() before it is saved)"
