@@ -163,7 +163,7 @@ def _category(func: tuple[str, int, str]) -> str | None:
     f, line, n = func
     if n == "<lambda>" and f.endswith("agents/mcts.py") and line == SAMPLER_LINE:
         return "determinize"
-    if n == "__init__" and f.endswith("agents/base.py"):
+    if n == "__init__" and f.endswith("engine/agent.py"):
         return "legal actions / current seat"  # Decision(state, seat) = current_seat() + legal_actions()
     for name, pred in CATEGORIES:
         if pred(f, n):

@@ -39,7 +39,7 @@ class Option:
     ``path`` marks a *content* option: a ``str`` naming a file or folder of
     game content (a map, a deck, a card set).  The game declares its shipped
     content by name in ``presets``, a mapping from preset name to the shipped
-    file, relative to the game's package folder (``{"": "castle.txt"}``; the
+    file, relative to the game's package folder (``{"": "data/castle.txt"}``; the
     empty name is the designed default).  :meth:`Game.content_path` is the one
     place that turns a value into a file: a preset name gives the shipped file,
     anything else is taken as a path, which only trusted callers (the CLI) may
