@@ -25,12 +25,14 @@ from typing import Any
 
 from boardlab.engine.state import Action, Prompt, Results, State, win_results
 
+from .combat import CombatMixin
 from .pieces import (
     ARCHER, DEFENSIVE, GREEN, OFFENSIVE, RED, SIDES, SORCERER, STAT_KEYS, UNIT_NAMES, WARRIOR, Unit, unit_id,
 )
+from .tokens import TokensMixin
 
 
-class BlackfireRules(State):
+class BlackfireRules(CombatMixin, TokensMixin, State):
     __slots__ = (
         "phase", "bag", "tokens", "placing", "side_of_seat", "red_start", "exit", "units",
         "orb_cell", "orb_holder", "side", "moved", "stance_done", "revive_from", "winner",
@@ -349,109 +351,7 @@ class BlackfireRules(State):
             self._revive(action[1], action[2], "a Revive token")
         # "stop", "stay", "pass": nothing more happens
 
-    # -- movement, attacks and pick-ups -------------------------------------
-    def _move(self, u: int, dest: int) -> None:
-        unit = self.units[u]
-        label = self.game.castle.label
-        enemies = [i for i, v in enumerate(self.units) if v.cell == dest and v.side != unit.side]
-        if enemies:
-            survived = [e for e in enemies if not self._attack(e, u, "attack:landing")]
-            if survived:
-                self.emit(f"The {UNIT_NAMES[u]} stays on {label(unit.cell)}: its attack was absorbed.", {"unit": u})
-                return
-        self.emit(f"The {UNIT_NAMES[u]} moves to {label(dest)}.", {"unit": u, "from": unit.cell, "to": dest})
-        unit.cell = dest
-        self._stop(u, own=True)
-
-    def _stop(self, u: int, own: bool) -> None:
-        """A unit stops on a square: archers fire, then it picks up the Orb or a token (own moves only)."""
-        unit = self.units[u]
-        opt = self.game.opt
-        dist = self.game.castle.dist[unit.cell]
-        foe = 1 - unit.side
-        archer = self.units[unit_id(foe, ARCHER)]
-        in_range = archer.cell is not None and dist[archer.cell] <= opt["archer_range"]
-        if unit.kind == ARCHER and in_range and opt["archer_contest"]:
-            # two archers meet, by its own move or "placed within range of him via magic" (a displaced
-            # archer too, ledger 14): the archer that arrived is the attacker and needs 5 or 6
-            r = self.rng.roll(6)
-            won = r >= opt["contest_target"]
-            self._count("rule:archer-contest", unit.side)
-            self.emit(f"Archer contest: the {UNIT_NAMES[u]} rolls {r} and {'wins' if won else 'loses'}.",
-                      {"unit": u, "roll": r, "won": won})
-            if won:
-                self._count("rule:contest-won", unit.side)
-                self._attack(unit_id(foe, ARCHER), u, "attack:archer")
-            else:
-                self._attack(u, unit_id(foe, ARCHER), "attack:archer")
-        elif in_range:
-            # "Opposing pieces cannot stop within two spaces without being killed" (with no contest, an
-            # archer is shot like any other piece)
-            self._attack(u, unit_id(foe, ARCHER), "attack:archer")
-        elif unit.kind == ARCHER and own and opt["archer_offense"]:
-            # "If an archer is displaced, it cannot immediately attack" (hence ``own``)
-            targets = [e for e in range(foe * 3, foe * 3 + 3)
-                       if self.units[e].cell is not None and dist[self.units[e].cell] <= opt["archer_range"]
-                       and not self._guarded(self.units[e])]
-            if len(targets) > 1:
-                self.stack.append(Prompt(self.seat_of(unit.side), "shoot", {"unit": u, "targets": targets}))
-                return
-            if targets:
-                self._attack(targets[0], u, "attack:archer")
-        if own:
-            self._after_fire(u)
-
-    def _after_fire(self, u: int) -> None:
-        unit = self.units[u]
-        if unit.cell is None:
-            return
-        if unit.kind == SORCERER and self.orb_holder is None and self.orb_cell == unit.cell:
-            self._take_orb(u)
-        elif unit.cell in self.tokens:
-            self._pickup(u)
-        elif unit.kind == SORCERER and self.orb_holder != u:
-            self.revive_from = u
-
-    def _attack(self, target: int, by: int, how: str) -> bool:
-        """``by`` attacks ``target``; returns True if it was killed."""
-        t = self.units[target]
-        side = self.units[by].side
-        if self._guarded(t) and self.orb_holder != by:
-            self._count("rule:blocked", t.side)
-            self.emit(f"The defensive {UNIT_NAMES[target]} blocks the attack.", {"unit": target})
-            return False
-        if t.inv_until is not None:
-            t.inv_until = None
-            self._count("rule:absorbed", t.side)
-            self.emit(f"The {UNIT_NAMES[target]} is invulnerable: the attack is absorbed.", {"unit": target})
-            return False
-        self._count(how, side)
-        self.emit(f"The {UNIT_NAMES[by]} kills the {UNIT_NAMES[target]}.", {"unit": target, "by": by})
-        self._kill(target)
-        return True
-
-    def _kill(self, u: int) -> None:
-        unit = self.units[u]
-        cell = unit.cell
-        unit.cell = None
-        unit.stance = OFFENSIVE
-        unit.slow_at = None
-        unit.inv_until = None
-        self._count("rule:units-lost", unit.side)
-        self._count("rule:kill", 1 - unit.side)
-        if self.orb_holder == u:
-            self.orb_holder = None
-            self.orb_cell = cell
-            self.emit(f"The Orb falls on {self.game.castle.label(cell)}.", {"cell": cell})
-        opt = self.game.opt
-        if unit.kind == SORCERER:
-            if opt["sorcerer_kill_wins"]:
-                self._win(1 - unit.side, f"{SIDES[1 - unit.side]} killed the {SIDES[unit.side]} sorcerer")
-                return
-            unit.respawn = opt["respawn_turns"] if opt["respawn"] else None
-        if all(v.cell is None for v in self.units[unit.side * 3: unit.side * 3 + 3]):
-            self._win(1 - unit.side, f"{SIDES[unit.side]} has no unit left")
-
+    # -- winning, the Orb, revival and respawn ------------------------------
     def _win(self, side: int, reason: str) -> None:
         if self.winner is None:
             self.winner = side
@@ -469,56 +369,6 @@ class BlackfireRules(State):
         self.orb_cell = None
         self._count("rule:orb-pickup", self.units[u].side)
         self.emit(f"The {UNIT_NAMES[u]} takes the Orb of Blackfire.", {"unit": u})
-
-    def _pickup(self, u: int) -> None:
-        unit = self.units[u]
-        kind = self.tokens.pop(unit.cell)
-        self.revealed[kind] = self.revealed.get(kind, 0) + 1
-        self._count(f"token:{kind}", unit.side)
-        article = "an" if kind[0] in "aeiou" else "a"
-        self.emit(f"The {UNIT_NAMES[u]} picks up {article} {kind.capitalize()} token.", {"unit": u, "token": kind})
-        opt = self.game.opt
-        seat = self.seat_of(unit.side)
-        if kind == "speed":
-            self.stack.append(Prompt(seat, "speed", {"unit": u, "points": opt["speed_bonus"]}))
-        elif kind == "slow":
-            unit.slow_at = self.turn + 2  # the owner's next turn
-        elif kind == "invulnerable":
-            unit.inv_until = self.turn + 2 * opt["invulnerable_turns"]
-        elif kind == "death":
-            self._kill(u)
-        elif kind == "revive":
-            self.stack.append(Prompt(seat, "revive-token", {"unit": u}))
-        elif kind == "recall":
-            self._recall(unit.side)
-        elif kind == "displace":
-            self.stack.append(Prompt(seat, "displace", {"unit": u}))
-        elif kind == "teleport":
-            r = self.rng.roll(6) if opt["teleport_table"] else 6
-            if opt["teleport_table"]:
-                self.emit(f"Teleport: the {UNIT_NAMES[u]} rolls {r}.", {"unit": u, "roll": r})
-            if r <= 4:
-                self._count("rule:teleport-orb", unit.side)
-                self.orb_holder = None
-                self.orb_cell = self.game.castle.red_starts[r - 1]
-                self.emit(f"The Orb is moved to Red start #{r}.", {"cell": self.orb_cell})
-            elif r == 5:
-                self._count("rule:mass-recall", unit.side)
-                self.emit("Mass Recall: all units return to their sorcerer.")
-                self._recall(GREEN)
-                self._recall(RED)
-            else:
-                self.stack.append(Prompt(seat, "teleport", {"unit": u}))
-
-    def _recall(self, side: int) -> None:
-        sorc = self.units[unit_id(side, SORCERER)]
-        if sorc.cell is None:
-            return
-        for u in (unit_id(side, ARCHER), unit_id(side, WARRIOR)):
-            if self.units[u].cell is not None:
-                self.units[u].cell = self._nearest_free(sorc.cell, ignore=u)
-                self.emit(f"The {UNIT_NAMES[u]} is recalled to {self.game.castle.label(self.units[u].cell)}.",
-                          {"unit": u, "cell": self.units[u].cell})
 
     def _revive(self, u: int, cell: int, how: str) -> None:
         side = self.units[u].side
