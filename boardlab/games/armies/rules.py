@@ -2,8 +2,10 @@
 
 Reads in the order of the seed: armies on a chessboard; the turn (First
 Opportunity, Move, Second Opportunity, Rest); combat with binary dice;
-winning by beating the General when it cannot pay.  Cards live in
-:mod:`boardlab.games.armies.cards`.
+winning by beating the General when it cannot pay.  Topic modules hold the
+longer parts: the Move phase's moves in :mod:`boardlab.games.armies.moves`,
+combat and the General's losses in :mod:`boardlab.games.armies.combat`, cards
+in :mod:`boardlab.games.armies.cards`.
 
 **Flow.**  Decisions are :class:`Prompt`\\ s on ``self.stack`` (setup, paying
 skill, response windows, cavalry chains, the General's losses).  Work that
@@ -25,7 +27,8 @@ from boardlab.engine import Prompt, Results, State, copy_value, record, win_resu
 
 from . import board as B
 from . import cards as C
-from .content import DOMAINS
+from .combat import CombatMixin
+from .moves import MovesMixin
 
 SEATS = ("white", "black")
 
@@ -66,7 +69,7 @@ class Army:
         return f"Army({self.id}, {SEATS[self.seat]} {B.PIECE_NAMES[self.kind]} {B.square_name(self.sq)})"
 
 
-class ArmiesRules(State):
+class ArmiesRules(MovesMixin, CombatMixin, State):
     """The rules of an Armies position.  The full state is ``ArmiesState`` (game.py), which binds in
     the seat views (view.py) and the evaluation features (features.py)."""
 
@@ -339,241 +342,6 @@ class ArmiesRules(State):
             self.pending.clear()
             self.emit(f"{SEATS[winner].capitalize()} wins: {reason}.", {"winner": winner})
 
-    def general_loses(self, seat: int, why: str) -> None:
-        """Queue the General's loss of one skill point (a lost battle or Unfavorable War)."""
-        self.pending.append({"op": "glose", "seat": seat, "why": why})
-
-    # -- moves -----------------------------------------------------------------
-    def piece_moves(self, a: Army, out: list) -> None:
-        """Append the chess moves of ``a`` as ``("move", from, to, promo)`` (see the ledger)."""
-        if a.calmed:
-            return
-        board, seat, sq, kind = self.board, a.seat, a.sq, a.kind
-        limit = self.move_limit(kind)
-        attack = self.can_attack(a)
-        stealth = self.has_trait(a, "stealth")
-
-        def enemy(t: int) -> bool:
-            i = board[t]
-            return i is not None and self.armies[i].seat != seat
-
-        if kind == "P":
-            step = B.pawn_step(seat)
-            last = 7 if seat == 0 else 0
-            start = 1 if seat == 0 else 6
-            rank = sq >> 3
-            promos = lambda t: B.PROMOTIONS if (t >> 3) == last else ("",)  # noqa: E731
-            one = sq + step
-            can_double = limit > 1 and (rank == start or self.strategy_in_play("double_march", seat))
-            two = one + step
-            if board[one] is None:
-                for p in promos(one):
-                    out.append(("move", sq, one, p))
-            if can_double and 0 <= two < 64 and board[two] is None and (board[one] is None or stealth):
-                for p in promos(two):
-                    out.append(("move", sq, two, p))
-            if attack:
-                ep = self.ep
-                for t in B.pawn_attacks(sq, seat):
-                    if enemy(t):
-                        for p in promos(t):
-                            out.append(("move", sq, t, p))
-                    elif ep is not None and t == ep[0] and ep[1] != seat and board[t] is None \
-                            and not self.strategy_in_play("double_march", 1 - seat):
-                        out.append(("move", sq, t, ""))
-            return
-        if kind == "N":
-            for t in B.KNIGHT[sq]:
-                if board[t] is None or (attack and enemy(t)):
-                    out.append(("move", sq, t, ""))
-            return
-        if kind == "K":
-            for t in B.KING[sq]:
-                if board[t] is None or (attack and enemy(t)):
-                    out.append(("move", sq, t, ""))
-            if not a.moved and limit > 1:
-                for rook_sq, between, to in self._castles(seat):
-                    r = self.at(rook_sq)
-                    if r is not None and r.kind == "R" and r.seat == seat and not r.moved \
-                            and sq == (4 if seat == 0 else 60) and all(board[b] is None for b in between):
-                        out.append(("move", sq, to, ""))
-            return
-        rays = B.RAYS[sq]
-        for d in B.LINE_DIRS[kind]:
-            jumped = False
-            for i, t in enumerate(rays[d]):
-                if i >= limit:
-                    break
-                if board[t] is None:
-                    out.append(("move", sq, t, ""))
-                    continue
-                if not jumped and attack and enemy(t):
-                    out.append(("move", sq, t, ""))
-                if not stealth:
-                    break
-                jumped = True
-
-    @staticmethod
-    def _castles(seat: int) -> tuple:
-        base = 0 if seat == 0 else 56
-        return ((base + 7, (base + 5, base + 6), base + 6), (base, (base + 1, base + 2, base + 3), base + 2))
-
-    def move_actions(self, seat: int) -> list:
-        out: list = []
-        for a in self.armies.values():
-            if a.seat == seat:
-                self.piece_moves(a, out)
-        must = [a.sq for a in self.armies.values()
-                if a.seat == seat and not a.calmed and a.attached and self.has_flag(a, "bloodthirst")]
-        if must:
-            forced = [m for m in out if m[1] in must]
-            if forced:
-                return forced
-        out.append(("pass",))
-        return out
-
-    def do_move(self, action: tuple) -> None:
-        _, f, t, promo = action
-        a = self.at(f)
-        a.moved = True
-        self.phase = "moving"
-        self.move_caps = 0
-        self.last_move = (f, t)
-        self.pending.append({"op": "end_move", "army": a.id})
-        target = self.at(t)
-        if target is not None:
-            self.start_combat(a, target, "melee", land=t, promo=promo, in_move=True)
-            return
-        if a.kind == "P" and (f & 7) != (t & 7):  # en passant
-            victim = self.armies[self.ep[2]]
-            self.count("rule:en_passant", a.seat)
-            self.start_combat(a, victim, "melee", land=t, promo=promo, in_move=True, ep=True)
-            return
-        if a.kind == "K" and abs(t - f) == 2:
-            rook_from, rook_to = (f + 3, f + 1) if t > f else (f - 4, f - 1)
-            rook = self.at(rook_from)
-            rook.moved = True
-            self.place(rook, rook_to)
-            self.count("rule:castle", a.seat)
-        self.place(a, t)
-        self.emit(f"{SEATS[a.seat].capitalize()} {B.PIECE_NAMES[a.kind]} {B.square_name(f)}-{B.square_name(t)}.",
-                  {"from": f, "to": t})
-        if a.kind == "P" and abs(t - f) == 16:
-            self.ep = ((f + t) // 2, a.seat, a.id)
-        if promo:
-            self.promote(a, promo)
-
-    def promote(self, a: Army, promo: str) -> None:
-        a.kind = promo.upper()
-        self.count("rule:promotion", a.seat)
-        self.emit(f"The pawn on {B.square_name(a.sq)} is promoted to a {B.PIECE_NAMES[a.kind]}.", {"sq": a.sq})
-
-    # -- combat ----------------------------------------------------------------
-    def start_combat(self, att: Army, dfn: Army, kind: str, *, land: int | None = None, promo: str = "",
-                     power: int | None = None, in_move: bool = False, ep: bool = False, window: bool = True) -> int:
-        """Queue an attack: response window, dice, after-dice window, outcome."""
-        cid = self.next_id
-        self.next_id += 1
-        self.combats[cid] = {
-            "att": att.id, "def": dfn.id, "aseat": att.seat, "kind": kind, "from": att.sq, "to": dfn.sq,
-            "land": dfn.sq if land is None else land, "promo": promo, "power": power, "in_move": in_move,
-            "ep": ep, "a": None, "d": None, "htl": 0,
-        }
-        self.count("rule:attack" if kind != "ranged" else "rule:ranged_attack", att.seat)
-        self.emit(f"{SEATS[att.seat].capitalize()} {B.PIECE_NAMES[att.kind]} on {B.square_name(att.sq)} attacks "
-                  f"{B.square_name(dfn.sq)} ({kind}).", {"att": att.sq, "def": dfn.sq, "kind": kind})
-        self.pending.append({"op": "outcome", "cid": cid})
-        self.pending.append({"op": "after_dice", "cid": cid})
-        self.pending.append({"op": "roll", "cid": cid})
-        if window:
-            self.pending.append({"op": "attack_window", "cid": cid})
-        return cid
-
-    def combat_valid(self, c: dict) -> bool:
-        a = self.armies.get(c["att"])
-        d = self.armies.get(c["def"])
-        return a is not None and d is not None and a.sq == c["from"] and d.sq == c["to"]
-
-    def binary_dice(self, n: int) -> list[int]:
-        if self.game.option_values["dice"] == "coin":
-            return [self.rng.below(2) for _ in range(n)]
-        return [self.rng.roll(6) for _ in range(n)]
-
-    def successes(self, faces: list[int]) -> int:
-        if self.game.option_values["dice"] == "coin":
-            return sum(faces)
-        return sum(1 for f in faces if f >= 4)
-
-    def roll_combat(self, c: dict) -> None:
-        att, dfn = self.armies[c["att"]], self.armies[c["def"]]
-        if c["power"] is not None:
-            af, a = [], c["power"]
-        else:
-            af = self.binary_dice(self.offense(att))
-            a = self.successes(af) + (0 if c["kind"] == "ranged" else 1)
-        df = self.binary_dice(self.defense(dfn))
-        d = self.successes(df)
-        c["a"], c["d"] = a, d
-        self.emit(f"Attack {a} against defense {d}.", {"attack": a, "defense": d, "att_dice": af, "def_dice": df})
-
-    def resolve_combat(self, c: dict) -> None:
-        att, dfn = self.armies[c["att"]], self.armies[c["def"]]
-        kind, margin = c["kind"], c["a"] - c["d"]
-        moves = kind in ("melee", "chain")
-        if margin > 0:
-            self.count("rule:battle_won", att.seat)
-            if dfn.kind == "K":
-                self.count("rule:general_battle_lost", dfn.seat)
-                self.emit(f"The {SEATS[dfn.seat]} General loses the battle.", {"seat": dfn.seat})
-                if moves:
-                    self.fall_back(att, c)
-                self.general_loses(dfn.seat, "battle")
-                return
-            self.emit(f"The {B.PIECE_NAMES[dfn.kind]} on {B.square_name(dfn.sq)} is destroyed.", {"sq": dfn.sq})
-            self.destroy(dfn)
-            if not moves:
-                return
-            self.place(att, c["land"])
-            if c["in_move"]:
-                self.move_caps += 1
-            if c["promo"]:
-                self.promote(att, c["promo"])
-            if (margin > 2 and att.kind in ("Q", "R", "B") and self.has_trait(att, "cavalry")
-                    and self.move_limit(att.kind) > 1 and self.chain_squares(att, c)):
-                self.stack.append(Prompt(att.seat, "chain", {"cid": c["cid"] if "cid" in c else None,
-                                                             "dir": B.direction(c["from"], c["to"]),
-                                                             "power": margin - 1, "army": att.id}))
-            return
-        self.count("rule:attack_failed", att.seat)
-        self.emit("The attack fails.", {"att": att.sq})
-        if moves or kind == "ambush":
-            self.fall_back(att, c)
-
-    def fall_back(self, att: Army, c: dict) -> None:
-        """A failed (or General-blocked) attacker moves next to the defender along the attack line."""
-        if att.kind == "N" or c["ep"]:
-            return
-        d = B.direction(c["from"], c["to"])
-        if d is None:
-            return
-        df, dr = B.DIRS[d]
-        adj = c["to"] - (dr * 8 + df)
-        if adj != att.sq and self.board[adj] is None:
-            self.place(att, adj)
-
-    def chain_squares(self, att: Army, c: dict) -> list[int]:
-        d = B.direction(c["from"], c["to"])
-        out = []
-        for t in B.RAYS[att.sq][d]:
-            o = self.at(t)
-            if o is None:
-                out.append(t)
-                continue
-            if o.seat != att.seat:
-                out.append(t)
-            break
-        return out
-
     # -- the turn --------------------------------------------------------------
     def _next_turn(self) -> None:
         self.active = 1 - self.active
@@ -653,24 +421,6 @@ class ArmiesRules(State):
                 self._start()
             else:  # pragma: no cover
                 raise AssertionError(op)
-
-    def _general_loss(self, seat: int, why: str) -> None:
-        g = self.general(seat)
-        options = [d for d in range(5) if g.maxs[d] > 0]
-        if not options:
-            self.end_game(1 - seat, "the General lost a battle it could not pay for" if why == "battle"
-                          else "Unfavorable War: the General could not pay")
-            return
-        if len(options) == 1 or not self.game.use_cards:
-            self._reduce_general(g, options[0])
-        else:
-            self.stack.append(Prompt(seat, "general_loss", {"why": why}))
-
-    def _reduce_general(self, g: Army, d: int) -> None:
-        g.maxs[d] -= 1
-        g.skill[d] = min(g.skill[d], g.maxs[d])
-        self.emit(f"The {SEATS[g.seat]} General permanently loses a {DOMAINS[d]} skill point.",
-                  {"seat": g.seat, "domain": DOMAINS[d]})
 
     # -- hooks -----------------------------------------------------------------
     def _current_seat(self) -> int:
