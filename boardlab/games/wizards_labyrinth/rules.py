@@ -5,6 +5,8 @@ Every decision is a :class:`Prompt` on the stack; between decisions the game
 works through ``todo``, a queue of small tasks (``("fight", cell)``, ...),
 so the turn reads in the seed's order: wizard turn (rage, draw, play cards),
 then the heroes' movement (secret choices revealed together), combat and loot.
+The wizard's turn is :mod:`.wizard`, the heroes' movement :mod:`.heroes` and combat
+:mod:`.combat` (mixins of :class:`LabyrinthRules`); setup, loot and the turn's end stay here.
 
 Tiles are ``"r<id>"`` (a room from the tile list), ``"k<n>"`` (key tile n),
 ``"tower"`` and ``"start"``.  Tokens are ``m1``..``m5`` (monsters), ``T``
@@ -15,11 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardlab.engine import Deck, Prompt, Results, State, Token, record, win_results
+from boardlab.engine import Deck, Prompt, Results, State, record, win_results
 from boardlab.engine.codec import copy_value
 from boardlab.engine.components import DIRECTIONS
 
 from .board import START, cell_name, centre_cell, centre_cells, entrance_cell, ring_cells
+from .combat import CombatMixin
+from .heroes import HeroMovementMixin
 from .wizard import WizardTurnMixin
 
 WIZARD = 0
@@ -41,7 +45,7 @@ class Hero:
         return f"Hero(seat={self.seat}, pos={self.pos}, hp={self.hp}, keys={self.keys})"
 
 
-class LabyrinthRules(WizardTurnMixin, State):
+class LabyrinthRules(WizardTurnMixin, HeroMovementMixin, CombatMixin, State):
     """The rules: state fields and transitions.  The full state is :class:`~.game.LabyrinthState`, which binds
     in the seat views (:mod:`.view`) and the evaluation features (:mod:`.features`)."""
 
@@ -268,309 +272,6 @@ class LabyrinthRules(WizardTurnMixin, State):
             self.wdeck.draw_pile.extend(p.data["cards"])
             self.wdeck.shuffle(self.rng)
             self.emit("The wizard keeps his opening hand", to=[WIZARD], private_text=f"You keep {', '.join(self.whand)}")
-
-    # hero turn: movement -----------------------------------------------------
-    def _t_hero_turn(self) -> None:
-        self.begin_turn()
-        self.phase = "move"
-        self.pending = {}
-        for h in self.heroes:
-            h.moved = h.fought = h.sprint = False
-            h.stuck = bool(self.tokens[h.pos])
-            h.prev = None
-        tasks = [("ask", "move", h.seat) for h in self.living() if not h.frozen]
-        self.todo[0:0] = tasks + [("reveal",)]
-
-    def move_options(self, h: Hero) -> list[tuple]:
-        if h.stuck:
-            return [("stay",)]
-        out = [("move", j) for j in self.game.grid.neighbours(h.pos) if not self.removed[j] and (j != self.tower or self.may_enter_tower(h))]
-        if h.sprint:
-            for m in self.game.grid.neighbours(h.pos):
-                if self.removed[m] or m == self.tower or self.tokens[m]:
-                    continue
-                out += [("move2", m, j) for j in self.game.grid.neighbours(m) if j != h.pos and not self.removed[j] and j != self.tower]
-        out.append(("stay",))
-        return out
-
-    def may_enter_tower(self, h: Hero) -> bool:
-        ent = self.entrance_cell()
-        if ent is not None and h.pos != ent:
-            return False
-        return self.door_open or sum(x.keys for x in self.heroes_at(h.pos)) >= self.game.option_values["keys_needed"]
-
-    def _l_move(self, p: Prompt) -> list[tuple]:
-        h = self.hero(p.data["seat"])
-        out = self.move_options(h)
-        cards = self.game.content.loot_cards
-        for name in sorted(set(h.hand)):
-            c = cards[name]
-            if c.effect == "heal" and h.hp < self.game.option_values["hero_hp"]:
-                out.append(("use", name))
-            elif c.effect == "sprint" and not h.sprint and not h.stuck:
-                out.append(("use", name))
-        if self.game.option_values["trading"]:
-            for o in self.heroes_at(h.pos):
-                if o is h:
-                    continue
-                out += [("give", o.seat, name) for name in sorted(set(h.hand))]
-                if h.keys:
-                    out.append(("give_key", o.seat))
-        return out
-
-    def _a_move(self, p: Prompt, a: tuple) -> None:
-        h = self.hero(p.data["seat"])
-        kind = a[0]
-        if kind == "use":
-            card = self.game.content.loot_cards[a[1]]
-            h.hand.remove(a[1])
-            self.ldeck.discard(a[1])
-            self.count("loot:" + a[1], h.seat)
-            if card.effect == "heal":
-                h.hp = min(self.game.option_values["hero_hp"], h.hp + card.amount)
-            else:
-                h.sprint = True
-            self.emit(f"Hero {h.seat} uses {a[1]}", {"seat": h.seat, "card": a[1]})
-        elif kind == "give":
-            h.hand.remove(a[2])
-            self.receive(self.hero(a[1]), a[2])
-            self.emit(f"Hero {h.seat} gives a loot card to Hero {a[1]}", {"seat": h.seat, "to": a[1]},
-                      to=self.hero_seats(), private_text=f"Hero {h.seat} gives {a[2]} to Hero {a[1]}")
-        elif kind == "give_key":
-            h.keys -= 1
-            self.hero(a[1]).keys += 1
-            self.emit(f"Hero {h.seat} gives a key to Hero {a[1]}", {"seat": h.seat, "to": a[1]})
-        else:
-            self.stack.pop()
-            self.pending[h.seat] = a
-            self.emit(f"Hero {h.seat} has chosen a move", {"seat": h.seat}, to=[h.seat], private_text=f"You chose: {self.describe(a)}")
-
-    def hero_seats(self) -> list[int]:
-        return [h.seat for h in self.heroes]
-
-    def receive(self, h: Hero, name: str) -> None:
-        """Give a loot card to a hero: equipment goes in front if a slot is free, the rest in hand."""
-        card = self.game.content.loot_cards[name]
-        if card.type == "equipment":
-            cards = self.game.content.loot_cards
-            limit = {"sword": 2, "boots": 1}.get(card.slot)
-            worn = sum(1 for e in h.equipment if cards[e].slot == card.slot)
-            if not self.game.option_values["equipment_limits"] or limit is None or worn < limit:
-                h.equipment.append(name)
-                return
-        h.hand.append(name)
-
-    def _t_reveal(self) -> None:
-        o = self.game.option_values
-        moves, self.pending = self.pending, {}
-        into_tower = [s for s, m in moves.items() if m[0] == "move" and m[1] == self.tower]
-        if into_tower and not self.door_open:
-            group = [self.hero(s) for s in into_tower]
-            if sum(h.keys for h in group) >= o["keys_needed"]:
-                need = o["keys_needed"]
-                for h in group:
-                    used = min(need, h.keys)
-                    h.keys -= used
-                    need -= used
-                self.door_open = True
-                self.emit("The heroes use the keys and open the tower door")
-            else:
-                for s in into_tower:
-                    moves[s] = ("stay",)
-        arrivals: dict[int, list[int]] = {}
-        for s in sorted(moves):
-            m, h = moves[s], self.hero(s)
-            if m[0] == "stay":
-                self.emit(f"Hero {s} stays on {cell_name(self.game, h.pos)}", {"seat": s, "stay": h.pos})
-                continue
-            h.prev, h.moved = h.pos, True
-            if m[0] == "move2":
-                h.prev = m[1]
-                arrivals.setdefault(m[1], []).append(s)
-            h.pos = m[-1]
-            arrivals.setdefault(h.pos, []).append(s)
-            self.emit(f"Hero {s} moves to {cell_name(self.game, h.pos)}", {"seat": s, "to": h.pos, "via": m[1] if m[0] == "move2" else None})
-        self.phase = "combat"
-        tasks: list[tuple] = []
-        if not o["loot_phase"]:
-            for c, seats in arrivals.items():
-                if c != self.tower:
-                    tasks.append(("arrive", c, tuple(seats)))
-        tasks.append(("combat_phase",))
-        if o["loot_phase"]:
-            tasks.append(("loot_phase",))
-        tasks += [("pickup",), ("end_hero_turn",)]
-        self.todo[0:0] = tasks
-
-    # beta and alpha: flip and loot on entering ------------------------------
-    def _t_arrive(self, c: int, seats: tuple[int, ...]) -> None:
-        entrants = [self.hero(s) for s in seats if self.hero(s).alive]
-        if not entrants:
-            return
-        self.flip_tokens(c)
-        monsters = self.monsters(c)
-        if not self.flipped[c]:
-            self.flip_tile(c)
-            if self.tiles[c][0] == "k":
-                if monsters:
-                    self.unclaimed.add(c)
-                else:
-                    self.award_key(c, entrants[0])
-            if not monsters:
-                self.loot(c, 1, 1, [h.seat for h in entrants])
-
-    # combat ------------------------------------------------------------------
-    def monsters(self, c: int) -> list[Token]:
-        return [t for t in self.tokens[c] if t.kind[0] == "m"]
-
-    def flip_tokens(self, c: int) -> None:
-        toks = self.tokens[c]
-        if toks and not all(t.face_up for t in toks):
-            for t in toks:
-                t.face_up = True
-            self.emit(f"Tokens flipped on {cell_name(self.game, c)}: {' '.join(t.kind for t in toks)}", {"cell": c, "tokens": [t.kind for t in toks]})
-        self.tokens[c] = [t for t in toks if t.kind != "X"]
-
-    def _t_combat_phase(self) -> None:
-        # The combatants are fixed now: a hero sent into a later fight's tile is resolved next turn (ledger 14).
-        fighters = [h for h in self.living() if not h.frozen and (self.tokens[h.pos] or h.pos == self.tower)]
-        cells = sorted({h.pos for h in fighters})
-        self.todo[0:0] = [("combat", c, [h.seat for h in fighters if h.pos == c]) for c in cells]
-
-    def _t_combat(self, c: int, seats: list[int] | None = None) -> None:
-        o = self.game.option_values
-        self.flip_tokens(c)
-        heroes = [h for h in self.heroes_at(c) if not h.frozen and (seats is None or h.seat in seats)]
-        traps = sum(1 for t in self.tokens[c] if t.kind == "T")
-        if traps:
-            target = o[f"trap_save_{min(traps, 3)}"]
-            for h in heroes:
-                r = self.rng.roll(20)
-                total = r + self.bonus(h, "save")
-                ok = total >= target
-                self.emit(f"Hero {h.seat} rolls {r}+{total - r} against {traps} trap(s) ({target}+): {'saved' if ok else 'hurt'}",
-                          {"seat": h.seat, "roll": r, "target": target, "saved": ok})
-                self.count("trap:saves", h.seat)
-                if not ok:
-                    dmg = o["trap_damage"] * (traps if o["trap_damage_per_trap"] else 1)
-                    self.damage(h, dmg, "trap:damage")
-            self.tokens[c] = [t for t in self.tokens[c] if t.kind != "T"]
-        heroes = [h for h in heroes if h.alive]
-        if not heroes or self.winner:
-            return
-        if not self.monsters(c):
-            if c == self.tower:
-                self.heroes_win()
-            return
-        self.boost = 0
-        self.todo.insert(0, ("fight", c, [h.seat for h in heroes]))
-        cards = self.game.content.loot_cards
-        for h in reversed(heroes):
-            if any(cards[x].effect == "boost" for x in h.hand):
-                self.stack.append(Prompt(h.seat, "boost", {"cell": c}))
-
-    def _l_boost(self, p: Prompt) -> list[tuple]:
-        cards = self.game.content.loot_cards
-        h = self.hero(p.seat)
-        return [("boost", n) for n in sorted(set(h.hand)) if cards[n].effect == "boost"] + [("pass",)]
-
-    def _a_boost(self, p: Prompt, a: tuple) -> None:
-        if a[0] == "pass":
-            self.stack.pop()
-            return
-        h = self.hero(p.seat)
-        h.hand.remove(a[1])
-        self.ldeck.discard(a[1])
-        self.boost += self.game.content.loot_cards[a[1]].amount
-        self.count("loot:" + a[1], h.seat)
-        self.emit(f"Hero {h.seat} drinks {a[1]}", {"seat": h.seat, "card": a[1]})
-        if len(self._l_boost(p)) == 1:
-            self.stack.pop()
-
-    def _t_fight(self, c: int, seats: list[int] | None = None) -> None:
-        o = self.game.option_values
-        heroes = [h for h in self.heroes_at(c) if not h.frozen and (seats is None or h.seat in seats)]
-        mons = self.monsters(c)
-        if not heroes or not mons:
-            return
-        levels = sum(int(t.kind[1:]) for t in mons)
-        wroll = self.rng.roll(20)
-        rolls = [self.rng.roll(20) for _ in heroes]
-        base = sum(rolls) if o["combine_rolls"] else max(rolls)
-        bonus = sum(self.bonus(h, "combat") for h in heroes) + self.boost
-        self.boost = 0
-        won = base + bonus >= wroll + levels
-        self.emit(
-            f"Fight on {cell_name(self.game, c)}: wizard {wroll}+{levels} against heroes {'/'.join(map(str, rolls))}+{bonus}: "
-            + ("the heroes win" if won else "the monsters win"),
-            {"cell": c, "wizard": wroll, "levels": levels, "rolls": rolls, "bonus": bonus, "heroes_win": won},
-        )
-        for h in heroes:
-            h.fought = True
-            self.count("combat:" + ("won" if won else "lost"), h.seat)
-        self.count("combat:" + ("lost" if won else "won"), WIZARD)
-        if won:
-            self.tokens[c] = [t for t in self.tokens[c] if t.kind[0] != "m"]
-            if c == self.tower:
-                self.heroes_win()
-                return
-            if c in self.unclaimed:
-                self.award_key(c, heroes[0])
-            first = c not in self.cleared
-            self.cleared.add(c)
-            draw = o["win_loot_draw"] if first else o["win_loot_repeat_draw"]
-            self.loot(c, draw, draw if o["win_loot_keep_all"] else 1, [h.seat for h in heroes])
-            return
-        dmg = len(mons) if o["loss_damage_per_monster"] else 1
-        for h in heroes:
-            self.damage(h, dmg, "combat:damage")
-        for h in heroes:
-            if not h.alive:
-                continue
-            if h.moved and h.prev is not None:
-                h.pos = h.prev
-                self.emit(f"Hero {h.seat} retreats to {cell_name(self.game, h.pos)}", {"seat": h.seat, "to": h.pos})
-            elif self.whirl_destinations(c):
-                chooser = WIZARD if o["stuck_retreat"] == "wizard" else h.seat
-                self.stack.append(Prompt(chooser, "retreat", {"seat": h.seat, "cell": c}))
-
-    def _l_retreat(self, p: Prompt) -> list[tuple]:
-        return [("retreat", j) for j in self.whirl_destinations(p.data["cell"])]
-
-    def _a_retreat(self, p: Prompt, a: tuple) -> None:
-        self.stack.pop()
-        h = self.hero(p.data["seat"])
-        h.pos = a[1]
-        self.emit(f"Hero {h.seat} retreats to {cell_name(self.game, a[1])}", {"seat": h.seat, "to": a[1]})
-
-    def damage(self, h: Hero, amount: int, metric: str) -> None:
-        if amount <= 0 or not h.alive:
-            return
-        h.hp -= amount
-        self.count(metric, h.seat, amount)
-        if h.hp <= 0:
-            h.hp, h.alive = 0, False
-            c = h.pos
-            if h.keys:
-                self.dropped_keys[c] = self.dropped_keys.get(c, 0) + h.keys
-            items = h.equipment + h.hand
-            if items:
-                self.dropped_cards.setdefault(c, []).extend(items)
-            h.keys, h.equipment, h.hand = 0, [], []
-            self.count("hero:deaths", h.seat)
-            self.emit(f"Hero {h.seat} dies on {cell_name(self.game, c)}", {"seat": h.seat, "cell": c})
-            if not self.living():
-                self.winner = "wizard"
-                self.phase = "over"
-                self.stack.clear()
-                self.todo.clear()
-
-    def heroes_win(self) -> None:
-        self.winner = "heroes"
-        self.phase = "over"
-        self.stack.clear()
-        self.todo.clear()
-        self.emit("The heroes storm the tower and defeat the wizard!")
 
     # loot --------------------------------------------------------------------
     def loot(self, c: int, draw: int, keep: int, seats: list[int]) -> None:
