@@ -55,7 +55,7 @@ from typing import Any
 
 from boardlab.agents import Decision, make_agent
 from boardlab.cli.common import make_game, parse_agents
-from boardlab.engine import runner
+from boardlab.agents import runner
 from boardlab.agents.runner import game_seed, tune_gc_for_simulation
 
 TARGET_GAMES = 1000
