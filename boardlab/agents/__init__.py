@@ -31,6 +31,7 @@ AGENTS: dict[str, Any] = {
     "easy": "boardlab.agents.levels:EasyAgent",
     "medium": "boardlab.agents.levels:MediumAgent",
     "hard": "boardlab.agents.levels:HardAgent",
+    "strong": "boardlab.agents.levels:StrongAgent",
 }
 
 

@@ -1,4 +1,4 @@
-"""Difficulty levels: ``easy``, ``medium`` and ``hard`` as concrete agent specs.
+"""Levels: ``easy``, ``medium``, ``hard`` and ``strong`` as concrete agent specs.
 
 =========  =====================================================================
 level      agent
@@ -6,12 +6,20 @@ level      agent
 easy       the game's ``heuristic`` agent, or ``ismcts:iterations=10`` if it has none
 medium     ``ismcts:iterations=30:time=1``
 hard       ``ismcts:iterations=300:time=1.8`` (the time cap keeps a human's wait under ~2 s)
+strong     for the lab's verdicts: play at least as well as today's default ``ismcts``,
+           as cheaply as the game allows.  The game-neutral spec is
+           ``ismcts:iterations=200`` (the default's budget without its 2 s wall-clock
+           cap, so results do not depend on the machine's load); a game whose cheaper
+           spec was measured in the arena not to be weaker (docs/benchmarks.md,
+           "Verdict speed") declares it in ``agent_levels["strong"]``
 =========  =====================================================================
 
 A game may override a level with a class attribute
 ``agent_levels = {"hard": "ismcts:iterations=300:rollout=heuristic"}``.
-The names ``easy``, ``medium`` and ``hard`` are registered agents, so a lobby
-or ``boardlab play --agents hard`` can offer them directly.
+The names ``easy``, ``medium``, ``hard`` and ``strong`` are registered agents,
+so a lobby or ``boardlab play --agents hard`` can offer them directly;
+``strong`` is meant for the lab (``boardlab playtest GAME --agents strong``)
+and has no time cap, so lobbies do not list it.
 
 >>> from boardlab.engine.game import Game
 >>> level_spec(Game, "medium")
@@ -30,18 +38,19 @@ if TYPE_CHECKING:  # pragma: no cover
     from boardlab.engine.game import Game
     from boardlab.engine.state import Action
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "strong")
 
 #: Game-neutral level specs (``{heuristic}`` is filled with the game's heuristic, if any).
 DEFAULT_LEVELS: dict[str, str] = {
     "easy": "{heuristic}",
     "medium": "ismcts:iterations=30:time=1",
     "hard": "ismcts:iterations=300:time=1.8",
+    "strong": "ismcts:iterations=200",
 }
 
 
 def level_spec(game: "Game | type[Game]", level: str) -> str:
-    """The concrete agent spec playing ``level`` (``easy``/``medium``/``hard``) in ``game``."""
+    """The concrete agent spec playing ``level`` (``easy``/``medium``/``hard``/``strong``) in ``game``."""
     if level not in LEVELS:
         raise UnknownAgentError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     override = (getattr(game, "agent_levels", None) or {}).get(level)
@@ -85,3 +94,7 @@ class MediumAgent(LevelAgent):
 
 class HardAgent(LevelAgent):
     level = "hard"
+
+
+class StrongAgent(LevelAgent):
+    level = "strong"

@@ -37,6 +37,26 @@ def test_search_levels_cap_the_wait_at_two_seconds(level):
     assert isinstance(agent.inner, ISMCTSAgent) and agent.inner.time_limit <= 2.0
 
 
+def test_strong_is_the_default_search_budget_without_a_clock():
+    """``strong`` must not depend on the machine's load: an iteration budget, no time cap."""
+    name, params = parse_spec(level_spec(make("toy"), "strong"))
+    assert name == "ismcts" and params == {"iterations": 200}
+    agent = make_agent("strong", make("toy"), 0, 1)
+    assert isinstance(agent.inner, ISMCTSAgent) and agent.inner.iterations == 200
+
+
+def test_every_games_strong_level_is_a_valid_search_spec_no_costlier_than_the_default():
+    from boardlab.agents import check_spec
+
+    for gid in real_games():
+        game = make(gid)
+        spec = level_spec(game, "strong")
+        check_spec(spec, game)
+        name, params = parse_spec(spec)
+        assert name == "ismcts" and "time" not in params, (gid, spec)
+        assert 1 <= params["iterations"] <= 200, (gid, spec)
+
+
 def test_hard_searches_more_than_medium():
     toy = make("toy")
     assert parse_spec(level_spec(toy, "hard"))[1]["iterations"] > parse_spec(level_spec(toy, "medium"))[1]["iterations"]

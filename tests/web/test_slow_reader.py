@@ -9,6 +9,7 @@ with code 4008 once its bounded send queue fills.
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 from websockets.sync.client import connect
@@ -29,7 +30,8 @@ def server(tmp_path, monkeypatch):
     srv.stop()
 
 
-def test_a_socket_that_never_reads_does_not_stall_a_bot_game_and_is_dropped(server):
+def test_a_socket_that_never_reads_does_not_stall_a_bot_game_and_is_dropped(server, caplog):
+    caplog.set_level(logging.INFO, logger="boardlab.web")
     seats = [{"kind": "bot", "agent": "random"}] * 4
     status, r = call(server.base, "POST", "/api/matches", {"game": "wizards-labyrinth", "seats": seats, "seed": 3})
     assert status == 201, r
@@ -54,6 +56,11 @@ def test_a_socket_that_never_reads_does_not_stall_a_bot_game_and_is_dropped(serv
             assert snap["state_id"] > 100
         # the game went on while the bad reader was connected; now it reads: its queue was dropped
         code, texts = bad.read_until_close()
-        assert code == CLOSE_SLOW, (code, texts)
+        dropped = any("dropping a WebSocket that does not read" in r.getMessage() for r in caplog.records)
+        assert dropped, "the server never dropped the socket that does not read"
+        # The close frame waits behind everything already in the kernel's buffers.  On a busy
+        # machine this slow reader may not reach it before the closing handshake times out and
+        # the server cuts the connection: then the page sees the end of the stream instead.
+        assert code == CLOSE_SLOW or (code is None and texts < 2500), (code, texts)
     finally:
         bad.close()
