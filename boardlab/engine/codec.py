@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from .errors import SaveFileError
 

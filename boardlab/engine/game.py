@@ -13,7 +13,6 @@ immutable once built and shared by every state created from it.
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
