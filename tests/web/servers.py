@@ -35,6 +35,17 @@ def wait_up(base: str, timeout: float = 20.0) -> None:
     raise TimeoutError(f"server at {base} did not start in {timeout}s")
 
 
+def wait_for(pred: Any, timeout: float, what: str = "condition", every: float = 0.05) -> Any:
+    """Poll ``pred()`` until it returns something truthy (returned), for at most ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = pred()
+        if v:
+            return v
+        time.sleep(every)
+    raise AssertionError(f"{what} not met within {timeout}s")
+
+
 def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
     data = json.dumps(body).encode() if body is not None else None
     headers = {"Content-Type": "application/json"}

@@ -13,7 +13,6 @@ from __future__ import annotations
 import http.client
 import json
 import sys
-import time
 import types
 
 import pytest
@@ -26,19 +25,10 @@ from boardlab.web.app import create_app
 from boardlab.web.limits import Limits, RateLimiter
 
 from .conftest import auth, canon, create
-from .servers import ThreadServer
+from .servers import ThreadServer, wait_for
 
 pytestmark = pytest.mark.timeout(120)
 
-
-def _wait(pred, timeout=30.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.02)
-    raise AssertionError(f"{what} not met within {timeout}s")
 
 
 def _post_from(port: int, source_ip: str, path: str, body: dict) -> tuple[int, dict, dict]:
@@ -137,7 +127,7 @@ def test_busy_matches_are_not_unloaded_and_a_full_server_answers_503(data_dir):
             assert "maximum of 2" in resp.json()["detail"]
             assert len(c.app.state.store.ids()) == n
         # once nobody watches them, they can be unloaded to make room
-        _wait(lambda: not any(m.listeners for m in c.app.state.hub.matches.values()), what="sockets closed")
+        wait_for(lambda: not any(m.listeners for m in c.app.state.hub.matches.values()), 30, "sockets closed", every=0.02)
         assert c.post("/api/matches", json={"game": "toy"}).status_code == 201
 
 
@@ -148,7 +138,7 @@ def test_idle_matches_are_unloaded_and_reload_on_demand(data_dir):
         mid = r["match"]["id"]
         _play(c, r, 4)
         before = _views(c, r)
-        _wait(lambda: mid not in hub.matches, what="idle match unloaded")
+        wait_for(lambda: mid not in hub.matches, 30, "idle match unloaded", every=0.02)
         assert _views(c, r) == before
         _play(c, r, 1)
         assert c.get(f"/api/matches/{mid}").json()["decisions"] == 5
@@ -168,7 +158,7 @@ def test_a_bot_game_left_alone_is_never_unloaded_mid_game(data_dir):
     with TestClient(create_app(data_dir=data_dir, bot_delay=0.05, limits=Limits(idle_seconds=0.05))) as c:
         r = create(c, "toy", [{"kind": "bot", "agent": "random"}] * 2, seed=8)
         mid = r["match"]["id"]
-        info = _wait(lambda: (lambda i: i if i["status"] == "over" else None)(c.get(f"/api/matches/{mid}").json()), what="bot game over")
+        info = wait_for(lambda: (lambda i: i if i["status"] == "over" else None)(c.get(f"/api/matches/{mid}").json()), 30, "bot game over", every=0.02)
         st = make("toy", players=2).new_state(8)
         for a in c.get(f"/api/matches/{mid}/record").json()["actions"]:
             st.apply(a)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -11,19 +10,10 @@ from boardlab.engine import make
 from boardlab.web.app import create_app
 
 from .conftest import auth, canon, create
-from .servers import SubprocessServer, call
+from .servers import SubprocessServer, call, wait_for
 
 pytestmark = pytest.mark.timeout(90)  # every wait in these tests is bounded
 
-
-def _wait(pred, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    raise TimeoutError("condition not met in time")
 
 
 def test_sigkill_then_restart_resumes_every_game(tmp_path):
@@ -45,7 +35,7 @@ def test_sigkill_then_restart_resumes_every_game(tmp_path):
         # 2) a bots-only game, killed while the bots play
         st, rb = call(base, "POST", "/api/matches", {"game": "gridtest", "seats": [{"kind": "bot", "agent": "random"}] * 2, "seed": 5})
         bid = rb["match"]["id"]
-        _wait(lambda: call(base, "GET", f"/api/matches/{bid}")[1]["decisions"] >= 2)
+        wait_for(lambda: call(base, "GET", f"/api/matches/{bid}")[1]["decisions"] >= 2, 20, "two bot moves")
         # 3) one more human action, acknowledged, then SIGKILL straight away
         seat = local.current_seat()
         st, _ = call(base, "POST", f"/api/matches/{mid}/actions", {"seat": seat, "state_id": local.decisions, "index": 1}, toks[seat])
@@ -66,7 +56,7 @@ def test_sigkill_then_restart_resumes_every_game(tmp_path):
         st, snap = call(base, "POST", f"/api/matches/{mid}/actions", {"seat": seat, "state_id": local.decisions, "index": 0}, toks[seat])
         assert st == 200 and snap["state_id"] == local.decisions + 1
         # the bots picked up where they were and finish their game
-        info = _wait(lambda: (lambda i: i if i["status"] == "over" else None)(call(base, "GET", f"/api/matches/{bid}")[1]))
+        info = wait_for(lambda: (lambda i: i if i["status"] == "over" else None)(call(base, "GET", f"/api/matches/{bid}")[1]), 20, "game over")
         st, rec = call(base, "GET", f"/api/matches/{bid}/record")
         g = make("gridtest", players=2).new_state(5)
         for a in rec["actions"]:

@@ -33,21 +33,12 @@ from boardlab.web.limits import Limits
 from boardlab.web.matches import hash_token
 
 from .conftest import auth, create
-from .servers import REPO, SubprocessServer, call, wait_up
+from .servers import REPO, SubprocessServer, call, wait_for, wait_up
 
 pytestmark = pytest.mark.timeout(240)  # every wait below is bounded; this only stops a hang
 
 STRONGEST = f"ismcts:iterations={WEB_CAPS['iterations']:g}:time={WEB_CAPS['time']:g}"
 
-
-def _wait(pred, timeout=60.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    raise AssertionError(f"{what} not met within {timeout}s")
 
 
 @pytest.mark.parametrize(
@@ -106,8 +97,8 @@ def test_bots_in_worker_processes_make_the_same_moves(data_dir, game_id, spec, c
     with TestClient(create_app(data_dir=data_dir, bot_delay=0, limits=Limits(bot_workers=2))) as c:
         r = create(c, game_id, [{"kind": "bot", "agent": spec}] * players, seed=77)
         mid = r["match"]["id"]
-        info = _wait(lambda: (lambda i: i if i["status"] == "over" or i["decisions"] >= count else None)(c.get(f"/api/matches/{mid}").json()),
-                     what="bot moves")
+        info = wait_for(lambda: (lambda i: i if i["status"] == "over" or i["decisions"] >= count else None)(c.get(f"/api/matches/{mid}").json()),
+                        60, "bot moves")
         assert c.app.state.hub.pool.timeouts == 0
         actions = c.app.state.hub.matches[mid].record.actions[:count]
         assert info["decisions"] >= min(count, 1)
@@ -121,7 +112,7 @@ def test_server_answers_while_eight_of_the_strongest_bots_think(data_dir):
         pool = c.app.state.hub.pool
         for i in range(8):
             create(c, "armies", [{"kind": "bot", "agent": STRONGEST}] * 2, seed=100 + i)
-        _wait(lambda: pool.pending >= 8, what="eight bots thinking")
+        wait_for(lambda: pool.pending >= 8, 60, "eight bots thinking")
         # the probes: the lobby, a new match, a human's move in it
         assert c.get("/api/games").status_code == 200
         r = create(c, "toy", [{"kind": "human"}, {"kind": "human"}], seed=1)
@@ -224,8 +215,8 @@ def test_restart_with_pending_over_cap_bots_stays_up_plays_fallbacks_and_stops_o
         assert st == 200 and snap["state_id"] == 1
         # the over-cap bots are stopped at the move limit and play the seeded fallback
         mid, seed = games[0]
-        info = _wait(lambda: (lambda i: i if i["decisions"] >= 2 else None)(call(base, "GET", f"/api/matches/{mid}")[1]),
-                     timeout=120, what="two moves in a pending over-cap game")
+        info = wait_for(lambda: (lambda i: i if i["decisions"] >= 2 else None)(call(base, "GET", f"/api/matches/{mid}")[1]),
+                        120, "two moves in a pending over-cap game")
         st, _ = call(base, "GET", "/api/games")
         assert st == 200
         store = Store(database_url(data, os.environ.get("BOARDLAB_DATABASE_URL")))
@@ -242,7 +233,7 @@ def test_restart_with_pending_over_cap_bots_stays_up_plays_fallbacks_and_stops_o
         assert workers, "bots think in worker processes"
         code = srv.terminate(timeout=30)
         assert code is not None, "the server did not stop within 30 s of SIGTERM"
-        _wait(lambda: not any(_alive(p) for p in workers), timeout=15, what="worker processes gone")
+        wait_for(lambda: not any(_alive(p) for p in workers), 15, "worker processes gone")
     finally:
         srv.kill()
 
