@@ -21,6 +21,18 @@ def test_the_33_sample_cards():
     assert parse_cost("1EEE") == (1, 0, 3, 0, 0, 0) and parse_cost("") == (0,) * 6
 
 
+def test_every_deck_file_shipped_is_a_preset_of_both_deck_options():
+    """The presets are read from data/decks/: a designer adds a deck by adding its file."""
+    from boardlab.games.armies.content import DECK_DIR
+
+    game = make("armies")
+    files = sorted(DECK_DIR.glob("*.deck"))
+    for option in ("white_deck", "black_deck"):
+        opt = type(game).all_options()[option]
+        assert list(opt.presets) == [f.stem for f in files]
+        assert [game.package_dir() / f for f in opt.files] == files
+
+
 def test_shipped_decks_are_legal_and_differ_in_focus():
     cards = load_cards()
     names = builtin_decks()

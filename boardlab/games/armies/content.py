@@ -212,6 +212,14 @@ def builtin_decks() -> list[str]:
     return sorted(p.stem for p in DECK_DIR.glob("*.deck"))
 
 
+def deck_presets() -> dict[str, str]:
+    """The deck options' presets: each shipped deck's name -> its file, relative to the package.
+
+    Read from ``data/decks/``, so a deck file dropped there is a new preset without a code change.
+    """
+    return {name: (DECK_DIR / f"{name}.deck").relative_to(HERE).as_posix() for name in builtin_decks()}
+
+
 def resolve_deck_path(spec: str | Path) -> Path:
     """A shipped deck name (``gnar-lorin``) or a path to a ``.deck`` file.
 

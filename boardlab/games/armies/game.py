@@ -14,18 +14,14 @@ from typing import Any, Sequence
 
 from boardlab.engine import Game, Option, Variant
 
-from .content import builtin_decks, load_cards, load_deck
+from .content import builtin_decks, deck_presets, load_cards, load_deck
 from .features import ArmiesFeatures
 from .rules import ArmiesRules
 from .scene import build_scene
 from .view import ArmiesView
 
 #: The shipped decks (name -> file in the package), the only deck values a web client may choose.
-DECK_PRESETS: dict[str, str] = {
-    "ethyr-shives": "data/decks/ethyr-shives.deck",
-    "gnar-lorin": "data/decks/gnar-lorin.deck",
-    "tor-archers": "data/decks/tor-archers.deck",
-}
+DECK_PRESETS: dict[str, str] = deck_presets()
 
 
 class ArmiesState(ArmiesView, ArmiesFeatures, ArmiesRules):
