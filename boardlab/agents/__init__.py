@@ -32,6 +32,7 @@ AGENTS: dict[str, Any] = {
     "medium": "boardlab.agents.levels:MediumAgent",
     "hard": "boardlab.agents.levels:HardAgent",
     "strong": "boardlab.agents.levels:StrongAgent",
+    "policy": "boardlab.agents.policy:PolicyAgent",
 }
 
 

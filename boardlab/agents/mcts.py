@@ -187,6 +187,8 @@ class SearchAgent(BaseAgent):
         #: Statistics of the last search (for benchmarks and the curious).
         self.last_iterations = 0
         self.last_seconds = 0.0
+        #: The root of the last search (for distillation: its children's visits).
+        self.last_root: Node | None = None
 
     @classmethod
     def check_params(cls, game: Any, params: dict[str, Any]) -> None:
@@ -249,6 +251,7 @@ class SearchAgent(BaseAgent):
             root = self.search(decision, rng, hint, order)
         finally:
             game.record_events = recording
+        self.last_root = root
         table = root.kids.get(decision.seat, {})
         best = hint if hint in table else legal[0]
         best_visits = table[best].visits if best in table else -1

@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "boardlab.cli.compare",
     "boardlab.cli.tune",
     "boardlab.cli.fiteval",
+    "boardlab.cli.fitpolicy",
     "boardlab.cli.arena",
 ]
 

@@ -294,6 +294,8 @@ class Game:
 
     #: A fitted evaluation file (:mod:`boardlab.engine.evaluation`) for search agents, or ``None``.
     evaluation_file: ClassVar[str | Path | None] = None
+    #: A distilled policy file (the ``policy`` agent, ``boardlab fit-policy``), or ``None``.
+    policy_file: ClassVar[str | Path | None] = None
 
     @classmethod
     def package_dir(cls) -> Path:
