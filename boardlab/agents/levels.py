@@ -8,8 +8,9 @@ medium     ``ismcts:iterations=30:time=1``
 hard       ``ismcts:iterations=300:time=1.8`` (the time cap keeps a human's wait under ~2 s)
 strong     for the lab's verdicts: play at least as well as today's default ``ismcts``,
            as cheaply as the game allows.  The game-neutral spec is
-           ``ismcts:iterations=200`` (the default's budget without its 2 s wall-clock
-           cap, so results do not depend on the machine's load); a game whose cheaper
+           ``ismcts:iterations=200:stop=sure`` (the default's budget without its 2 s
+           wall-clock cap, so results do not depend on the machine's load; ``stop=sure``
+           ends a search once its choice can no longer change); a game whose cheaper
            spec was measured in the arena not to be weaker (docs/benchmarks.md,
            "Verdict speed") declares it in ``agent_levels["strong"]``
 =========  =====================================================================
@@ -45,7 +46,7 @@ DEFAULT_LEVELS: dict[str, str] = {
     "easy": "{heuristic}",
     "medium": "ismcts:iterations=30:time=1",
     "hard": "ismcts:iterations=300:time=1.8",
-    "strong": "ismcts:iterations=200",
+    "strong": "ismcts:iterations=200:stop=sure",
 }
 
 

@@ -50,6 +50,13 @@ Parameters (``ismcts:iterations=400:rollout=heuristic``):
 ``depth``       stop a playout after this many decisions from the root and use
                 ``evaluate`` (0 = play to the end; ``auto``, the default, is
                 :data:`AUTO_DEPTH` for games that define ``evaluate``, else 0)
+``stop``        ``none`` (the default): run the whole iteration budget; ``sure``: stop
+                as soon as the most visited root action leads every other by more
+                visits than the iterations left, so no other action can overtake it.
+                The choice is then exactly the one the whole budget would make (from
+                the same random state); only the iterations that could not change it
+                are saved.  It needs an iteration budget (with ``time`` alone it is
+                ignored)
 
 With an iteration budget (no ``time``), the same seed gives the same choices.
 
@@ -88,6 +95,7 @@ PRIORS = ("auto", "heuristic", "none")
 VARIETIES = ("auto", "none")
 WIDENINGS = ("auto", "none")
 EXPANSIONS = ("random", "heuristic")
+STOPS = ("none", "sure")
 
 
 def unpruned(n: int) -> int:
@@ -136,6 +144,7 @@ class SearchAgent(BaseAgent):
         "variety": "auto",
         "widen": "auto",
         "expand": "random",
+        "stop": "none",
     }
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
@@ -159,6 +168,7 @@ class SearchAgent(BaseAgent):
         self.paired = p["worlds"] == "paired"
         self.widen = p["widen"] == "auto"
         self.expand_heuristic = p["expand"] == "heuristic"
+        self.stop_sure = p["stop"] == "sure"
         has_heuristic = "heuristic" in getattr(game, "agents", {})
         if p["prior"] == "heuristic" or (p["prior"] == "auto" and has_heuristic and self.bias > 0):
             from . import agent_class
@@ -223,6 +233,8 @@ class SearchAgent(BaseAgent):
             raise UnknownAgentError(f"expand must be one of {', '.join(EXPANSIONS)}, got {merged['expand']!r}")
         if merged["expand"] == "heuristic" and game is not None and "heuristic" not in getattr(game, "agents", {}):
             raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent for expand=heuristic")
+        if merged["stop"] not in STOPS:
+            raise UnknownAgentError(f"stop must be one of {', '.join(STOPS)}, got {merged['stop']!r}")
         if merged["variety"] not in VARIETIES:
             raise UnknownAgentError(f"variety must be one of {', '.join(VARIETIES)}, got {merged['variety']!r}")
         if merged["worlds"] not in WORLDS:
@@ -311,9 +323,22 @@ class SearchAgent(BaseAgent):
         variety = self._variety
         #: with expand=heuristic, new nodes below the root try the playout policy's action first
         guide = self._guide_agents
+        sure = self.stop_sure and iterations > 0
         while True:
             if iterations and done >= iterations:
                 break
+            if sure and done:
+                # Each iteration adds one visit to one root action, so an action leading
+                # every other by more than the iterations left is the final choice.
+                first = second = 0
+                for child in root_table.values():
+                    v = child.visits
+                    if v > first:
+                        first, second = v, first
+                    elif v > second:
+                        second = v
+                if first - second > iterations - done:
+                    break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             done += 1

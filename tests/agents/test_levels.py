@@ -38,9 +38,10 @@ def test_search_levels_cap_the_wait_at_two_seconds(level):
 
 
 def test_strong_is_the_default_search_budget_without_a_clock():
-    """``strong`` must not depend on the machine's load: an iteration budget, no time cap."""
+    """``strong`` must not depend on the machine's load: an iteration budget, no time cap; it stops a
+    search only when the whole budget could not change its choice (stop=sure)."""
     name, params = parse_spec(level_spec(make("toy"), "strong"))
-    assert name == "ismcts" and params == {"iterations": 200}
+    assert name == "ismcts" and params == {"iterations": 200, "stop": "sure"}
     agent = make_agent("strong", make("toy"), 0, 1)
     assert isinstance(agent.inner, ISMCTSAgent) and agent.inner.iterations == 200
 

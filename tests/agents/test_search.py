@@ -364,3 +364,53 @@ def test_expand_parameter_is_checked():
         make_agent("ismcts:expand=heuristic", make("toy"), 0)
     agent = make_agent("ismcts:expand=heuristic", make("agents-race"), 0)
     assert agent._guide_agents is agent._rollout_agents  # heuristic playouts guide the expansion too
+
+
+def _decisions_with_a_choice(game, seed, every, count):
+    states = [s for s in states_along(game, seed, every=every) if len(s.legal_actions()) > 1]
+    return [Decision(s, s.current_seat()) for s in states[:count]]
+
+
+@pytest.mark.parametrize("game_id, worlds", [("agents-race", "paired"), ("agents-race", "fresh"),
+                                             ("dungeons-jewel", "paired"), ("summoners-quest", "paired")])
+def test_stop_sure_makes_exactly_the_whole_budgets_choice_with_fewer_iterations(game_id, worlds):
+    """stop=sure ends a search only once no other root action can overtake the leader, so from the
+    same random state it picks what the whole budget picks; the iterations it saves are counted."""
+    game = load(game_id, players=2)
+    decisions = [d for seed in (4, 5) for d in _decisions_with_a_choice(game, seed, 2, 8)]
+    assert len(decisions) >= 8
+    saved = 0
+    for k, d in enumerate(decisions):
+        full = make_agent(f"ismcts:iterations=60:worlds={worlds}", game, d.seat, seed=k)
+        sure = make_agent(f"ismcts:iterations=60:worlds={worlds}:stop=sure", game, d.seat, seed=k)
+        assert sure.act(d) == full.act(d), (game_id, k)
+        assert full.last_iterations == 60 and 1 <= sure.last_iterations <= 60
+        saved += 60 - sure.last_iterations
+    assert saved > 0  # a clear decision ends early
+
+
+def test_stop_sure_stops_exactly_when_the_lead_exceeds_the_iterations_left():
+    """The search runs until the leader's margin over every other root action exceeds the
+    iterations left, and no longer: a search cut one iteration shorter had no such margin."""
+    game = load("dungeons-jewel", players=2)
+    stopped = 0
+    for k, d in enumerate(_decisions_with_a_choice(game, 6, 3, 10)):
+        agent = make_agent("ismcts:iterations=80:stop=sure", game, d.seat, seed=k)
+        root = agent.search(d, agent.rng)
+        done = agent.last_iterations
+        if done == 80:
+            continue
+        stopped += 1
+        first, second = (sorted((n.visits for n in root.kids[d.seat].values()), reverse=True) + [0, 0])[:2]
+        assert first - second > 80 - done
+        # the same search one iteration shorter (same seed): its margin was not yet enough
+        short = make_agent(f"ismcts:iterations={done - 1}", game, d.seat, seed=k).search(d, make_agent(
+            "ismcts", game, d.seat, seed=k).rng)
+        f1, s1 = (sorted((n.visits for n in short.kids[d.seat].values()), reverse=True) + [0, 0])[:2]
+        assert f1 - s1 <= 80 - (done - 1)
+    assert stopped >= 2
+
+
+def test_stop_parameter_is_checked():
+    with pytest.raises(UnknownAgentError, match="stop must be one of none, sure"):
+        check_spec("ismcts:stop=maybe", make("toy"))
