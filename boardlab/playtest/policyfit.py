@@ -114,10 +114,11 @@ def collect(game: Any, teacher: str, games: int, seed: int = 0, jobs: int = 1) -
     if jobs == 1:
         rows = _play_chunk((config, teacher, list(range(games)), seed, names, kinds))
     else:
-        chunks = [list(range(j, games, jobs)) for j in range(jobs)]
+        # One game per task: game lengths vary a lot, so fixed chunks would leave a core idle.
         with get_context("spawn").Pool(jobs) as pool:
-            parts = pool.map(_play_chunk, [(config, teacher, c, seed, names, kinds) for c in chunks])
-        rows = sorted((r for part in parts for r in part), key=lambda r: r[0])  # stable: game order
+            parts = pool.map(_play_chunk, [(config, teacher, [i], seed, names, kinds) for i in range(games)],
+                             chunksize=1)
+        rows = [r for part in parts for r in part]  # pool.map keeps the game order
     return rows, full, kinds
 
 
