@@ -138,3 +138,21 @@ def test_fit_policy_cli_writes_a_file_and_refuses_a_non_search_teacher(tmp_path,
     r = runner.invoke(cli, ["fit-policy", "agents-race", "--teacher", "heuristic", "--out", "q.json"])
     assert r.exit_code == 2 and "must be a search agent" in r.stderr
     assert not (tmp_path / "q.json").exists()
+
+
+def test_a_policy_reads_only_determinizations_and_its_choice_ignores_the_hidden_coin(tmp_path):
+    """The policy looks ahead on a sample of the seat's view (never the true state), so two true
+    states that differ only in what the seat cannot see give the same choice."""
+    from .helpers import SealedDecision
+
+    game = make("agents-guess")
+    path = tmp_path / "guess.json"
+    path.write_text(json.dumps(fit_policy(game, "ismcts:iterations=10", games=5, seed=1)))
+    for seed in range(4):
+        state = game.new_state(seed)
+        agent = make_agent(f"policy:file={path}", game, 0, seed)
+        assert agent.act(SealedDecision(state, 0)) in state.legal_actions()
+        flipped = state.clone()
+        flipped.coin = 1 - state.coin
+        choices = {make_agent(f"policy:file={path}", game, 0, 9).act(Decision(s, 0)) for s in (state, flipped)}
+        assert len(choices) == 1
