@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.engine.errors import ContentError, UnknownAgentError
+from boardlab.engine.evaluation import finite_number
 from boardlab.engine.files import load_json_file
 from boardlab.engine.rng import Rng, derive_seed
 
@@ -132,7 +133,7 @@ class PolicyModel:
             w = m["weights"]
             if len(w) != width:
                 raise ContentError(f"{where}: {len(w)} weights for {width} columns")
-            self.models[kind] = (tuple(_number(x, where) for x in w), _number(m.get("heuristic", 0.0), where))
+            self.models[kind] = (tuple(finite_number(x, where) for x in w), finite_number(m.get("heuristic", 0.0), where))
         self.fit = data.get("fit", {})
 
     @classmethod
@@ -142,12 +143,6 @@ class PolicyModel:
     def base_names(self) -> list[str]:
         """The game feature names the rows use (``own:x`` gives ``x``)."""
         return [f[4:] for f in self.features if f.startswith("own:")]
-
-
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ContentError(f"{where} must hold finite numbers, got {value!r}")
-    return float(value)
 
 
 def game_policy(game: "Game") -> "PolicyModel | None":

@@ -40,7 +40,8 @@ FORMAT = 1
 Model = tuple[float, tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]
 
 
-def _number(value: Any, where: str) -> float:
+def finite_number(value: Any, where: str) -> float:
+    """``value`` as a float; :class:`ContentError` naming ``where`` unless it is a finite int or float."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ContentError(f"{where} must be a finite number, got {value!r}")
     return float(value)
@@ -78,7 +79,7 @@ class FittedEvaluation:
                 where = f"{source}: models[{count}][{role}]"
                 if not isinstance(m, dict):
                     raise ContentError(f"{where} must be an object with bias, own and rival")
-                bias = _number(m.get("bias", 0.0), f"{where}.bias")
+                bias = finite_number(m.get("bias", 0.0), f"{where}.bias")
                 parts = []
                 for part in ("own", "rival"):
                     w = m.get(part, {})
@@ -87,7 +88,7 @@ class FittedEvaluation:
                     unknown = sorted(set(w) - set(self.features))
                     if unknown:
                         raise ContentError(f"{where}.{part} names unknown feature {unknown[0]!r}")
-                    parts.append(tuple((f, _number(v, f"{where}.{part}.{f}")) for f, v in sorted(w.items()) if v))
+                    parts.append(tuple((f, finite_number(v, f"{where}.{part}.{f}")) for f, v in sorted(w.items()) if v))
                 parsed[str(role)] = (bias, parts[0], parts[1])
             self.models[int(count)] = parsed
         fit = data.get("fit", {})

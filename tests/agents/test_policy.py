@@ -99,7 +99,7 @@ def test_a_distilled_policy_beats_random_play(race_policy):
     (lambda d: d.update(features="health"), "list of names"),
     (lambda d: d.update(models=[]), "'models' must be an object"),
     (lambda d: d["models"]["step"].update(weights=[1.0]), "weights for"),
-    (lambda d: d["models"]["step"]["weights"].__setitem__(0, "x"), "finite numbers"),
+    (lambda d: d["models"]["step"]["weights"].__setitem__(0, "x"), "must be a finite number"),
 ])
 def test_a_malformed_policy_file_is_refused(race_policy, mutate, message):
     _, data = race_policy
