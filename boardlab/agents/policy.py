@@ -13,7 +13,10 @@ game's ``heuristic`` move::
 
     score(a) = sum_i w[kind][i] * x_i(a) + heuristic[kind] * [a == heuristic's move]
 
-and it plays the highest score.  ``kind`` is the decision's kind (the first
+and it plays the highest score.  When the game's heuristic can score every
+legal action (an optional ``scores(decision)`` method, as Blackfire's has), one
+more column, :data:`SCORE`, holds each action's score minus the best one's, so
+the model can learn *when* to leave the heuristic's choice.  ``kind`` is the decision's kind (the first
 legal action's name: ``move``, ``place``...), so each kind of decision gets
 its own weights.  A kind the file does not know is played as the heuristic
 plays it.
@@ -52,6 +55,10 @@ FORMAT = 1
 #: Per-action description beyond the game's features: the afterstate ended / the
 #: seat's score if it did / the seat acts again.
 EXTRA = ("over", "over_score", "again")
+#: The column a game's heuristic adds when it can score every legal action (``scores(decision)``):
+#: the action's score minus the best one's, so the heuristic's context (how good its best move is)
+#: reaches the model.
+SCORE = "heuristic_score"
 
 _POLICIES: dict[str, "PolicyModel"] = {}
 
@@ -61,17 +68,31 @@ def feature_names(game: "Game", state: "State | None" = None) -> list[str]:
     if state is None:
         state = game.new_state(0)
     names = list(state.features(0))
-    return [f"own:{n}" for n in names] + [f"rival:{n}" for n in names] + list(EXTRA)
+    extra = list(EXTRA) + ([SCORE] if scoring_heuristic(game) else [])
+    return [f"own:{n}" for n in names] + [f"rival:{n}" for n in names] + extra
 
 
-def action_rows(decision: Decision, rng: Rng, names: Sequence[str], kinds: Sequence[str]) -> list[list[float]]:
+def scoring_heuristic(game: "Game") -> bool:
+    """Whether the game's heuristic agent scores every legal action (``scores(decision)``)."""
+    cls = (getattr(game, "agents", None) or {}).get("heuristic")
+    if isinstance(cls, str):
+        from . import agent_class
+
+        cls = agent_class("heuristic", game)
+    return callable(getattr(cls, "scores", None))
+
+
+def action_rows(decision: Decision, rng: Rng, names: Sequence[str], kinds: Sequence[str],
+                scores: Sequence[float] | None = None) -> list[list[float]]:
     """One description row per legal action of ``decision`` (see the module docs).
 
     ``names`` are the game's feature names (without ``own:``/``rival:``);
-    ``kinds`` the action kinds given a one-hot column each.  Every action is
-    applied to a copy of the same determinization with the same chance stream,
-    so the rows differ only by what the actions do.
+    ``kinds`` the action kinds given a one-hot column each; ``scores`` the
+    heuristic's score of each legal action, if the model has a :data:`SCORE`
+    column.  Every action is applied to a copy of the same determinization
+    with the same chance stream, so the rows differ only by what the actions do.
     """
+    top = max(scores) if scores else 0.0
     seat = decision.seat
     base = decision.sample(rng)
     wseed = rng.next64()
@@ -79,7 +100,7 @@ def action_rows(decision: Decision, rng: Rng, names: Sequence[str], kinds: Seque
     others = [o for o in range(n) if o != seat]
     kind_index = {k: i for i, k in enumerate(kinds)}
     rows: list[list[float]] = []
-    for a in decision.legal:
+    for j, a in enumerate(decision.legal):
         s = base.clone()
         s.rng = Rng(wseed)
         s.apply(a)
@@ -94,6 +115,8 @@ def action_rows(decision: Decision, rng: Rng, names: Sequence[str], kinds: Seque
         row.append(1.0 if over else 0.0)
         row.append(float(s.results().scores[seat]) if over else 0.0)
         row.append(1.0 if not over and s.current_seat() == seat else 0.0)
+        if scores is not None:
+            row.append(float(scores[j]) - top)
         onehot = [0.0] * len(kinds)
         i = kind_index.get(str(a[0]))
         if i is not None:
@@ -105,7 +128,7 @@ def action_rows(decision: Decision, rng: Rng, names: Sequence[str], kinds: Seque
 class PolicyModel:
     """A parsed policy file (see the module docs).  Raises :class:`ContentError` when malformed."""
 
-    __slots__ = ("game_id", "features", "kinds", "models", "fit", "source")
+    __slots__ = ("game_id", "features", "kinds", "models", "fit", "source", "uses_scores")
 
     def __init__(self, data: Any, source: str = "policy") -> None:
         self.source = source
@@ -120,6 +143,9 @@ class PolicyModel:
             if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
                 raise ContentError(f"{source}: {key!r} must be a list of names")
         self.features: list[str] = list(feats)  # type: ignore[arg-type]
+        self.uses_scores = SCORE in self.features
+        if self.uses_scores and self.features[-1] != SCORE:
+            raise ContentError(f"{source}: {SCORE!r} must be the last feature")
         self.kinds: list[str] = list(kinds)
         width = len(self.features) + len(self.kinds)
         models = data.get("models")
@@ -216,7 +242,8 @@ class PolicyAgent(BaseAgent):
         recording = game.record_events
         game.record_events = False
         try:
-            rows = action_rows(decision, self.rng, self.names, self.model.kinds)
+            scores = self.heuristic.scores(decision) if self.model.uses_scores else None
+            rows = action_rows(decision, self.rng, self.names, self.model.kinds, scores)
         finally:
             game.record_events = recording
         best, best_score = None, -math.inf

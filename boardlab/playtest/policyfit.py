@@ -31,7 +31,7 @@ def _play(config: dict[str, Any], teacher: str, index: int, seed: int, names: li
           kinds: list[str]) -> list[tuple]:
     """One self-play game: rows ``(game index, kind, action rows, visit shares, teacher pick, heuristic pick)``."""
     from boardlab.agents import Decision, agent_class, make_agent
-    from boardlab.agents.policy import action_rows
+    from boardlab.agents.policy import action_rows, scoring_heuristic
     from boardlab.engine import make
 
     game = make(config["game"], players=config["players"], variant=config["variant"], options=config["options"])
@@ -46,6 +46,7 @@ def _play(config: dict[str, Any], teacher: str, index: int, seed: int, names: li
         if "heuristic" in getattr(game, "agents", {}):
             cls = agent_class("heuristic", game)
             heur = [cls(game, s, derive_seed(gseed, 2, s)) for s in range(n)]
+        with_scores = heur is not None and scoring_heuristic(game)
         out: list[tuple] = []
         k = 0
         while not state.is_over():
@@ -57,7 +58,8 @@ def _play(config: dict[str, Any], teacher: str, index: int, seed: int, names: li
                 continue
             k += 1
             hint = heur[seat].act(decision) if heur is not None else None
-            rows = action_rows(decision, Rng(derive_seed(gseed, 3, k)), names, kinds)
+            scores = heur[seat].scores(decision) if with_scores else None
+            rows = action_rows(decision, Rng(derive_seed(gseed, 3, k)), names, kinds, scores)
             action = agents[seat].act(decision)
             root = getattr(agents[seat], "last_root", None)
             table = root.kids.get(seat, {}) if root is not None else {}

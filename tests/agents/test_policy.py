@@ -156,3 +156,40 @@ def test_a_policy_reads_only_determinizations_and_its_choice_ignores_the_hidden_
         flipped.coin = 1 - state.coin
         choices = {make_agent(f"policy:file={path}", game, 0, 9).act(Decision(s, 0)) for s in (state, flipped)}
         assert len(choices) == 1
+
+
+def _race_scores(self, decision):
+    """A scoring race heuristic for the tests: prefers one step, then rolling, then two steps."""
+    table = {("step", 1): 3.0, ("roll",): 1.0, ("step", 2): 0.0, ("pass",): 0.0, ("block",): -1.0}
+    return [table[a] for a in decision.legal]
+
+
+def test_a_scoring_heuristic_adds_a_column_and_the_agent_follows_it(monkeypatch, tmp_path):
+    from boardlab.agents.policy import SCORE
+
+    from .games import RaceHeuristic
+
+    monkeypatch.setattr(RaceHeuristic, "scores", _race_scores, raising=False)
+    game = make("agents-race", players=2)
+    cols = feature_names(game)
+    assert cols[-1] == SCORE and len(cols) == 8
+    d = Decision(game.new_state(1))
+    rows = action_rows(d, Rng(5), ["progress", "blocks"], ["roll", "step"], _race_scores(None, d))
+    by_action = {a: r[len(cols) - 1] for a, r in zip(d.legal, rows)}
+    assert by_action == {("step", 1): 0.0, ("roll",): -2.0, ("step", 2): -3.0}  # score minus the best
+    # A policy that weighs only the score column plays the heuristic's best-scored action,
+    # not the heuristic's own move (step 2): the scores reach the model.
+    weights = [0.0] * (len(cols) + 2)
+    weights[len(cols) - 1] = 1.0
+    policy = {"format": 1, "game": "agents-race", "features": cols, "action_kinds": ["roll", "step"],
+              "models": {"step": {"weights": weights, "heuristic": 0.0}}}
+    path = tmp_path / "scored.json"
+    path.write_text(json.dumps(policy))
+    assert make_agent(f"policy:file={path}", game, 0, seed=3).act(d) == ("step", 1)
+    # The fit records the column too.
+    data = fit_policy(game, "ismcts:iterations=10", games=5, seed=2)
+    assert data["features"][-1] == SCORE
+    # The score column must come last (it is appended after the afterstate description).
+    bad = {**policy, "features": [SCORE] + cols[:-1]}
+    with pytest.raises(ContentError, match="must be the last feature"):
+        PolicyModel(bad)

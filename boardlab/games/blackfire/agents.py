@@ -105,6 +105,15 @@ class HeuristicAgent(BaseAgent):
                 best, best_score = a, s
         return best
 
+    def scores(self, decision: Decision) -> list[float]:
+        """This heuristic's score of every legal action, without its noise (placements score 0)."""
+        legal = decision.legal
+        view = decision.view
+        if view["state"]["phase"] == "place":
+            return [0.0] * len(legal)
+        b = _Board(self.game, view)
+        return [self.score(b, a) for a in legal]
+
     def _place(self, legal: tuple) -> tuple:
         # Tokens are unknown to everyone and colours are not rolled yet: spread
         # them over squares a few steps from the centre, where both sides pass.
