@@ -59,6 +59,9 @@ EXTRA = ("over", "over_score", "again")
 #: the action's score minus the best one's, so the heuristic's context (how good its best move is)
 #: reaches the model.
 SCORE = "heuristic_score"
+#: The search agent ``boardlab fit-policy`` imitates unless told otherwise: the default
+#: ``ismcts`` budget without its wall-clock cap.
+DEFAULT_TEACHER = "ismcts:iterations=200"
 
 _POLICIES: dict[str, "PolicyModel"] = {}
 
@@ -123,6 +126,19 @@ def action_rows(decision: Decision, rng: Rng, names: Sequence[str], kinds: Seque
             onehot[i] = 1.0
         rows.append(row + onehot)
     return rows
+
+
+def best_index(weights: Sequence[float], bonus: float, rows: Sequence[Sequence[float]], hint: int) -> int:
+    """The row with the highest score ``weights . row`` (+ ``bonus`` for row ``hint``; ties go to ``hint``,
+    then to the earlier row): the policy's choice, shared by the agent and the fit's held-out check."""
+    best, best_score = 0, -math.inf
+    for i, row in enumerate(rows):
+        score = sum(w * x for w, x in zip(weights, row))
+        if i == hint:
+            score += bonus
+        if score > best_score or (score == best_score and i == hint):
+            best, best_score = i, score
+    return best
 
 
 class PolicyModel:
@@ -212,7 +228,7 @@ class PolicyAgent(BaseAgent):
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
-        self.check_params(game, self.params)
+        self._check_names(self.params)
         self.model = load_policy(game, self.params["file"])
         self.names = self.model.base_names()
         from . import agent_class
@@ -222,10 +238,14 @@ class PolicyAgent(BaseAgent):
             self.heuristic = agent_class("heuristic", game)(game, seat, derive_seed(seed, 81))
 
     @classmethod
-    def check_params(cls, game: Any, params: dict[str, Any]) -> None:
+    def _check_names(cls, params: dict[str, Any]) -> None:
         unknown = sorted(set(params) - set(cls.defaults))
         if unknown:
             raise UnknownAgentError(f"agent policy has no parameter {unknown[0]!r} (parameters: file)")
+
+    @classmethod
+    def check_params(cls, game: Any, params: dict[str, Any]) -> None:
+        cls._check_names(params)
         if game is not None:
             load_policy(game, {**cls.defaults, **params}["file"])
 
@@ -246,11 +266,4 @@ class PolicyAgent(BaseAgent):
             rows = action_rows(decision, self.rng, self.names, self.model.kinds, scores)
         finally:
             game.record_events = recording
-        best, best_score = None, -math.inf
-        for a, row in zip(legal, rows):
-            score = sum(w * x for w, x in zip(weights, row))
-            if a == hint:
-                score += bonus
-            if score > best_score or (score == best_score and a == hint):
-                best, best_score = a, score
-        return best
+        return legal[best_index(weights, bonus, rows, legal.index(hint) if hint in legal else -1)]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from boardlab.agents.policy import DEFAULT_TEACHER
 from boardlab.engine.errors import UnknownAgentError
 
 from .common import check_agent, check_games, check_jobs, check_output_file, console, make_game
@@ -25,7 +26,7 @@ from .common import check_agent, check_games, check_jobs, check_output_file, con
 
 @click.command("fit-policy")
 @click.argument("game_id", metavar="GAME")
-@click.option("--teacher", default="ismcts:iterations=200", show_default=True,
+@click.option("--teacher", default=DEFAULT_TEACHER, show_default=True,
               help="The search agent to imitate (it plays every seat).")
 @click.option("--games", "n_games", type=click.IntRange(min=5), default=300, show_default=True, callback=check_games,
               help="Self-play games of the teacher.")

@@ -19,12 +19,12 @@ from __future__ import annotations
 from multiprocessing import get_context
 from typing import Any, Sequence
 
+from boardlab.agents.policy import DEFAULT_TEACHER, best_index
 from boardlab.engine.rng import Rng, derive_seed
 
 #: Ridge penalty (on standardised columns, per decision).
 L2 = 1e-3
 HOLDOUT_EVERY = 5
-DEFAULT_TEACHER = "ismcts:iterations=200"
 
 
 def _play(config: dict[str, Any], teacher: str, index: int, seed: int, names: list[str],
@@ -157,15 +157,6 @@ def _fit_kind(rows: Sequence[tuple], l2: float) -> tuple[Any, float]:
     return w[:-1] / sd, float(w[-1])
 
 
-def _pick(weights: Any, bonus: float, rows: list[list[float]], hint: int) -> int:
-    best, best_score = 0, None
-    for i, row in enumerate(rows):
-        score = sum(w * x for w, x in zip(weights, row)) + (bonus if i == hint else 0.0)
-        if best_score is None or score > best_score or (score == best_score and i == hint):
-            best, best_score = i, score
-    return best
-
-
 def fit(rows: Sequence[tuple], l2: float = L2) -> tuple[dict[str, Any], dict[str, Any]]:
     """Fit one model per decision kind; return ``(models, held-out statistics per kind)``."""
     by_kind: dict[str, list[tuple]] = {}
@@ -178,7 +169,7 @@ def fit(rows: Sequence[tuple], l2: float = L2) -> tuple[dict[str, Any], dict[str
         train = [r for r in rs if r[0] % HOLDOUT_EVERY != HOLDOUT_EVERY - 1] or rs
         weights, bonus = _fit_kind(train, l2)
         models[kind] = {"weights": [round(float(w), 6) for w in weights], "heuristic": round(bonus, 6)}
-        agree = sum(1 for r in held if _pick(weights, bonus, r[2], r[5]) == r[4])
+        agree = sum(1 for r in held if best_index(weights, bonus, r[2], r[5]) == r[4])
         heur = sum(1 for r in held if r[5] == r[4])
         stats[kind] = {"decisions": len(rs), "held_out": len(held),
                        "policy_agrees": round(agree / len(held), 4) if held else None,
