@@ -8,8 +8,9 @@
 local pickle (a cache for this script only: it is large, and never committed).
 
 ``compare`` fits, per decision kind, on the same train/held-out split as ``fit-policy`` (every
-fifth game held out), the shipped student (a conditional logit, hidden width 0) and a conditional
-logit with one ``tanh`` hidden layer of 8 or 16 units (ridge 1e-3 or 1e-2, L-BFGS, seeded), and
+fifth game held out), the shipped student (``fit-policy``'s own fit,
+:func:`boardlab.playtest.policyfit.fit`) and a conditional logit with one ``tanh`` hidden layer of
+8 or 16 units (ridge 1e-3 or 1e-2, L-BFGS, seeded), and
 prints each one's held-out agreement with the teacher's move next to the heuristic's, and which
 kinds of action the teacher and the heuristic picked in that kind of decision.
 """
@@ -25,9 +26,10 @@ from typing import Any, Sequence
 import numpy as np
 from scipy.optimize import minimize
 
-from boardlab.playtest.policyfit import HOLDOUT_EVERY, collect
+from boardlab.playtest.policyfit import HOLDOUT_EVERY, collect, fit
 
-STUDENTS = ((0, 1e-3), (8, 1e-3), (16, 1e-3), (16, 1e-2))
+#: The richer students: (hidden units, ridge).
+STUDENTS = ((8, 1e-3), (16, 1e-3), (16, 1e-2))
 
 
 def fit_student(rows: Sequence[tuple], hidden: int, l2: float, seed: int = 0) -> Any:
@@ -88,6 +90,7 @@ def _picked_kinds(rs: Sequence[tuple], which: int, width: int, kinds: Sequence[s
 
 
 def compare(rows: Sequence[tuple], width: int, kinds: Sequence[str]) -> list[dict[str, Any]]:
+    shipped = fit(rows)[1]  # fit-policy's held-out agreement per kind, on the same split
     by_kind: dict[str, list[tuple]] = {}
     for r in rows:
         by_kind.setdefault(r[1], []).append(r)
@@ -100,7 +103,8 @@ def compare(rows: Sequence[tuple], width: int, kinds: Sequence[str]) -> list[dic
         row: dict[str, Any] = {"kind": kind, "decisions": len(rs), "held_out": len(held),
                                "heuristic": round(float(np.mean([r[5] == r[4] for r in held])), 4),
                                "teacher_picked": _picked_kinds(rs, 4, width, kinds),
-                               "heuristic_picked": _picked_kinds(rs, 5, width, kinds)}
+                               "heuristic_picked": _picked_kinds(rs, 5, width, kinds),
+                               "fit-policy": shipped[kind]["policy_agrees"]}
         for hidden, l2 in STUDENTS:
             score = fit_student(train, hidden, l2)
             agree = np.mean([int(np.argmax(score(r[2], r[5]))) == r[4] for r in held])
