@@ -227,8 +227,7 @@ class PolicyAgent(BaseAgent):
     defaults: dict[str, Any] = {"file": "auto"}
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
-        super().__init__(game, seat, seed, **params)
-        self._check_names(self.params)
+        super().__init__(game, seat, seed, **params)  # refuses unknown parameters
         self.model = load_policy(game, self.params["file"])
         self.names = self.model.base_names()
         from . import agent_class
@@ -238,14 +237,10 @@ class PolicyAgent(BaseAgent):
             self.heuristic = agent_class("heuristic", game)(game, seat, derive_seed(seed, 81))
 
     @classmethod
-    def _check_names(cls, params: dict[str, Any]) -> None:
+    def check_params(cls, game: Any, params: dict[str, Any]) -> None:
         unknown = sorted(set(params) - set(cls.defaults))
         if unknown:
             raise UnknownAgentError(f"agent policy has no parameter {unknown[0]!r} (parameters: file)")
-
-    @classmethod
-    def check_params(cls, game: Any, params: dict[str, Any]) -> None:
-        cls._check_names(params)
         if game is not None:
             load_policy(game, {**cls.defaults, **params}["file"])
 

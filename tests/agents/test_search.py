@@ -404,8 +404,8 @@ def test_stop_sure_stops_exactly_when_the_lead_exceeds_the_iterations_left():
         first, second = (sorted((n.visits for n in root.kids[d.seat].values()), reverse=True) + [0, 0])[:2]
         assert first - second > 80 - done
         # the same search one iteration shorter (same seed): its margin was not yet enough
-        short = make_agent(f"ismcts:iterations={done - 1}", game, d.seat, seed=k).search(d, make_agent(
-            "ismcts", game, d.seat, seed=k).rng)
+        shorter = make_agent(f"ismcts:iterations={done - 1}", game, d.seat, seed=k)
+        short = shorter.search(d, shorter.rng)
         f1, s1 = (sorted((n.visits for n in short.kids[d.seat].values()), reverse=True) + [0, 0])[:2]
         assert f1 - s1 <= 80 - (done - 1)
     assert stopped >= 2
