@@ -92,15 +92,12 @@ class HeuristicAgent(BaseAgent):
         legal = decision.legal
         if len(legal) == 1:
             return legal[0]
-        view = decision.view
-        st = view["state"]
-        if st["phase"] == "place":
+        if decision.view["state"]["phase"] == "place":
             return self._place(legal)
-        b = _Board(self.game, view)
         best, best_score = legal[0], -math.inf
         noise = self.params["noise"]
-        for a in legal:
-            s = self.score(b, a) + noise * self.rng.random()
+        for a, score in zip(legal, self.scores(decision)):
+            s = score + noise * self.rng.random()
             if s > best_score:
                 best, best_score = a, s
         return best
