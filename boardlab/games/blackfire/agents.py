@@ -74,10 +74,16 @@ class HeuristicAgent(BaseAgent):
 
     Parameters: ``noise`` (random tie-breaking amplitude) and ``persona``
     (``runner``, ``hunter``, ``cautious``, ``collector`` or ``camper``), e.g.
-    ``heuristic:persona=hunter``.
+    ``heuristic:persona=hunter``.  The rules of thumb's weights are parameters
+    too, multiplying the persona's: ``progress``, ``danger``, ``kill``,
+    ``hunt`` and ``token`` (1.0 each), and ``stay``, the score of ending a turn
+    or a move without acting (0.0); ``boardlab fit-heuristic`` tunes them.
     """
 
-    defaults = {"noise": 1.0, "persona": ""}
+    #: The rules-of-thumb weights a tuner may change (each multiplies the persona's).
+    WEIGHTS = ("progress", "danger", "kill", "hunt", "token")
+    defaults = {"noise": 1.0, "persona": "", "progress": 1.0, "danger": 1.0, "kill": 1.0, "hunt": 1.0,
+                "token": 1.0, "stay": 0.0}
 
     def __init__(self, game: Any, seat: int, seed: int = 0, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
@@ -87,6 +93,9 @@ class HeuristicAgent(BaseAgent):
 
             raise UnknownAgentError(f"unknown persona {self.params['persona']!r} (personas: {', '.join(k for k in PERSONA_STYLE if k)})")
         self.style = {"progress": 1.0, "danger": 1.0, "kill": 1.0, "hunt": 1.0, "token": 1.0, "camp": 0.0, **style}
+        for w in self.WEIGHTS:
+            self.style[w] *= float(self.params[w])
+        self.stay = float(self.params["stay"])
 
     def act(self, decision: Decision) -> tuple:
         legal = decision.legal
@@ -140,7 +149,7 @@ class HeuristicAgent(BaseAgent):
             return self._displace_score(b, a[1], a[2], me, foe)
         if kind == "stance":
             return self._stance_score(b, a[1], foe)
-        return 0.0  # end, stop, stay, pass
+        return self.stay  # end, stop, stay, pass
 
     def _camp_square(self, b: _Board, foe: str) -> int | None:
         """The enemy sorcerer's respawn square while it is dead (its start square), else None."""
