@@ -57,6 +57,12 @@ Parameters (``ismcts:iterations=400:rollout=heuristic``):
                 the same random state); only the iterations that could not change it
                 are saved.  It needs an iteration budget (with ``time`` alone it is
                 ignored)
+``only``        search only decisions of these kinds (the first legal action's name,
+                several joined by ``+``, e.g. ``only=stance``) and play the game's
+                ``heuristic`` at every other decision; empty (the default): search
+                every decision.  Where a search's edge lies in few decisions, this
+                keeps most of it at a fraction of the cost (docs/benchmarks.md,
+                "Searching only some decisions")
 
 With an iteration budget (no ``time``), the same seed gives the same choices.
 
@@ -145,6 +151,7 @@ class SearchAgent(BaseAgent):
         "widen": "auto",
         "expand": "random",
         "stop": "none",
+        "only": "",
     }
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
@@ -194,6 +201,13 @@ class SearchAgent(BaseAgent):
         self._variety: list[tuple[str, tuple[Any, ...]]] = []
         if self._rollout_agents is not None and p["variety"] == "auto":
             self._variety = [(k, tuple(v)) for k, v in sorted(getattr(game, "playout_variety", {}).items())]
+        #: ``only``: the decision kinds searched, and the heuristic that plays every other one.
+        self.only: frozenset[str] = frozenset(k for k in str(p["only"]).split("+") if k)
+        self._only_agent: Any = None
+        if self.only:
+            from . import agent_class
+
+            self._only_agent = agent_class("heuristic", game)(game, seat, derive_seed(seed, 80))
         #: Statistics of the last search (for benchmarks and the curious).
         self.last_iterations = 0
         self.last_seconds = 0.0
@@ -233,6 +247,11 @@ class SearchAgent(BaseAgent):
             raise UnknownAgentError(f"expand must be one of {', '.join(EXPANSIONS)}, got {merged['expand']!r}")
         if merged["expand"] == "heuristic" and game is not None and "heuristic" not in getattr(game, "agents", {}):
             raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent for expand=heuristic")
+        only = merged["only"]
+        if not isinstance(only, str) or (only and any(not k for k in only.split("+"))):
+            raise UnknownAgentError(f"only must name decision kinds joined by '+', e.g. only=stance, got {only!r}")
+        if only and game is not None and "heuristic" not in getattr(game, "agents", {}):
+            raise UnknownAgentError(f"{getattr(game, 'id', 'this game')} has no heuristic agent to play the decisions only= leaves out")
         if merged["stop"] not in STOPS:
             raise UnknownAgentError(f"stop must be one of {', '.join(STOPS)}, got {merged['stop']!r}")
         if merged["variety"] not in VARIETIES:
@@ -254,6 +273,9 @@ class SearchAgent(BaseAgent):
         if len(legal) == 1:
             self.last_iterations, self.last_seconds = 0, 0.0
             return legal[0]
+        if self._only_agent is not None and str(legal[0][0]) not in self.only:
+            self.last_iterations, self.last_seconds = 0, 0.0
+            return self._only_agent.act(decision)
         rng = self.rng
         game = decision.game
         recording = game.record_events

@@ -414,3 +414,47 @@ def test_stop_sure_stops_exactly_when_the_lead_exceeds_the_iterations_left():
 def test_stop_parameter_is_checked():
     with pytest.raises(UnknownAgentError, match="stop must be one of none, sure"):
         check_spec("ismcts:stop=maybe", make("toy"))
+
+
+def test_only_searches_the_named_kinds_and_plays_the_heuristic_elsewhere():
+    from boardlab.agents import agent_class
+    from boardlab.engine.rng import derive_seed
+
+    game = make("blackfire")
+    searched = played = 0
+    for seed in range(3):
+        agent = make_agent("ismcts:iterations=10:only=stance", game, 0, seed=5)
+        twin = agent_class("heuristic", game)(game, 0, derive_seed(5, 80))  # the heuristic it plays with
+        others = make_agent("heuristic", game, 1, 1)
+        state = game.new_state(seed)
+        while not state.is_over():
+            seat = state.current_seat()
+            d = Decision(state, seat)
+            if seat == 1:
+                state.apply(others.act(d))
+                continue
+            action = agent.act(d)
+            if len(d.legal) > 1 and d.legal[0][0] == "stance":
+                searched += 1
+                assert agent.last_iterations == 10  # the search chose; its heuristic did not act
+            elif len(d.legal) > 1:
+                played += 1
+                assert agent.last_iterations == 0
+                assert action == twin.act(d)
+            state.apply(action)
+    assert searched >= 3 and played >= 3
+
+
+@pytest.mark.parametrize("spec,match", [
+    ("ismcts:only=+", "decision kinds joined by"),
+    ("ismcts:only=move++end", "decision kinds joined by"),
+    ("ismcts:only=3", "decision kinds joined by"),
+])
+def test_only_parameter_is_checked(spec, match):
+    with pytest.raises(UnknownAgentError, match=match):
+        check_spec(spec, make("blackfire"))
+
+
+def test_only_needs_a_heuristic():
+    with pytest.raises(UnknownAgentError, match="no heuristic"):
+        check_spec("ismcts:only=play", make("toy"))
