@@ -2,8 +2,11 @@
 ``benchmarks/bench_tuned_heuristic.py``): they multiply the persona's, and ``stay`` scores ending a
 turn or a move without acting."""
 
+import pytest
+
 import boardlab
-from boardlab.agents import make_agent
+from boardlab.agents import check_spec, make_agent
+from boardlab.engine.errors import UnknownAgentError
 from boardlab.agents.base import Decision
 
 
@@ -45,3 +48,15 @@ def test_a_weight_changes_the_move_scores_it_names():
     base = make_agent("heuristic", game, d.seat, 1).scores(d)
     zero = make_agent("heuristic:progress=0.0:danger=0.0:kill=0.0:hunt=0.0:token=0.0", game, d.seat, 1).scores(d)
     assert base != zero
+
+
+@pytest.mark.parametrize("spec", [
+    "heuristic:danger=abc", "heuristic:kill=-1", "heuristic:stay=true", "heuristic:noise=-0.5",
+    "heuristic:persona=berserker", "heuristic:speed=2",
+])
+def test_bad_weights_are_refused_up_front(spec):
+    game = boardlab.make("blackfire")
+    with pytest.raises(UnknownAgentError):
+        check_spec(spec, game)
+    with pytest.raises(UnknownAgentError):
+        make_agent(spec, game, 0, 1)

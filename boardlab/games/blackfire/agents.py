@@ -77,7 +77,8 @@ class HeuristicAgent(BaseAgent):
     ``heuristic:persona=hunter``.  The rules of thumb's weights are parameters
     too, multiplying the persona's: ``progress``, ``danger``, ``kill``,
     ``hunt`` and ``token`` (1.0 each), and ``stay``, the score of ending a turn
-    or a move without acting (0.0); ``boardlab fit-heuristic`` tunes them.
+    or a move without acting (0.0); ``benchmarks/bench_tuned_heuristic.py``
+    searches them.
     """
 
     #: The rules-of-thumb weights a tuner may change (each multiplies the persona's).
@@ -87,15 +88,28 @@ class HeuristicAgent(BaseAgent):
 
     def __init__(self, game: Any, seat: int, seed: int = 0, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
-        style = PERSONA_STYLE.get(self.params["persona"])
-        if style is None:
-            from boardlab.engine.errors import UnknownAgentError
-
-            raise UnknownAgentError(f"unknown persona {self.params['persona']!r} (personas: {', '.join(k for k in PERSONA_STYLE if k)})")
+        self.check_params(game, params)
+        style = PERSONA_STYLE[self.params["persona"]]
         self.style = {"progress": 1.0, "danger": 1.0, "kill": 1.0, "hunt": 1.0, "token": 1.0, "camp": 0.0, **style}
         for w in self.WEIGHTS:
             self.style[w] *= float(self.params[w])
         self.stay = float(self.params["stay"])
+
+    @classmethod
+    def check_params(cls, game: Any, params: dict[str, Any]) -> None:
+        """Raise :class:`UnknownAgentError` for an unknown parameter or persona, or a weight that is not a number."""
+        from boardlab.engine.errors import UnknownAgentError
+
+        unknown = sorted(set(params) - set(cls.defaults))
+        if unknown:
+            raise UnknownAgentError(f"agent heuristic has no parameter {unknown[0]!r} (parameters: {', '.join(sorted(cls.defaults))})")
+        merged = {**cls.defaults, **params}
+        if merged["persona"] not in PERSONA_STYLE:
+            raise UnknownAgentError(f"unknown persona {merged['persona']!r} (personas: {', '.join(k for k in PERSONA_STYLE if k)})")
+        for key in (*cls.WEIGHTS, "stay", "noise"):
+            v = merged[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or (key != "stay" and v < 0):
+                raise UnknownAgentError(f"heuristic parameter {key} must be a {'' if key == 'stay' else 'non-negative '}number, got {v!r}")
 
     def act(self, decision: Decision) -> tuple:
         legal = decision.legal
