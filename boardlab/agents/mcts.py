@@ -217,11 +217,7 @@ class SearchAgent(BaseAgent):
     @classmethod
     def check_params(cls, game: Any, params: dict[str, Any]) -> None:
         """Raise :class:`UnknownAgentError` for out-of-range parameters."""
-        unknown = sorted(set(params) - set(cls.defaults))
-        if unknown:
-            raise UnknownAgentError(
-                f"agent {cls.__name__} has no parameter {unknown[0]!r} (parameters: {', '.join(sorted(cls.defaults))})"
-            )
+        cls.refuse_unknown(params)
         merged = {**cls.defaults, **params}
         for key in ("iterations", "depth"):
             v = merged[key]

@@ -238,9 +238,7 @@ class PolicyAgent(BaseAgent):
 
     @classmethod
     def check_params(cls, game: Any, params: dict[str, Any]) -> None:
-        unknown = sorted(set(params) - set(cls.defaults))
-        if unknown:
-            raise UnknownAgentError(f"agent policy has no parameter {unknown[0]!r} (parameters: file)")
+        cls.refuse_unknown(params, "policy")
         if game is not None:
             load_policy(game, {**cls.defaults, **params}["file"])
 

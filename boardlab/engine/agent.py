@@ -69,18 +69,25 @@ class BaseAgent:
     defaults: dict[str, Any] = {}
 
     def __init__(self, game: "Game", seat: int, seed: int = 0, **params: Any) -> None:
-        unknown = sorted(set(params) - set(self.defaults))
-        if unknown:
-            allowed = ", ".join(sorted(self.defaults)) or "none"
-            raise UnknownAgentError(
-                f"agent {type(self).__name__} has no parameter {unknown[0]!r} (parameters: {allowed})"
-            )
+        self.refuse_unknown(params)
         params = {**self.defaults, **params}
         self.game = game
         self.seat = seat
         self.rng = Rng(seed)
         self.params = params
         self.name = type(self).__name__
+
+    @classmethod
+    def refuse_unknown(cls, params: dict[str, Any], name: str | None = None) -> None:
+        """Raise :class:`UnknownAgentError` if ``params`` names a parameter not in :attr:`defaults`.
+
+        ``name`` is the agent's name in the message (default: the class name).  Agents'
+        ``check_params`` call it too, so a spec is refused before any agent is built.
+        """
+        unknown = sorted(set(params) - set(cls.defaults))
+        if unknown:
+            allowed = ", ".join(sorted(cls.defaults)) or "none"
+            raise UnknownAgentError(f"agent {name or cls.__name__} has no parameter {unknown[0]!r} (parameters: {allowed})")
 
     def act(self, decision: Decision) -> "Action":  # pragma: no cover - abstract
         raise NotImplementedError

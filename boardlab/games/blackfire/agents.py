@@ -100,9 +100,7 @@ class HeuristicAgent(BaseAgent):
         """Raise :class:`UnknownAgentError` for an unknown parameter or persona, or a weight that is not a number."""
         from boardlab.engine.errors import UnknownAgentError
 
-        unknown = sorted(set(params) - set(cls.defaults))
-        if unknown:
-            raise UnknownAgentError(f"agent heuristic has no parameter {unknown[0]!r} (parameters: {', '.join(sorted(cls.defaults))})")
+        cls.refuse_unknown(params, "heuristic")
         merged = {**cls.defaults, **params}
         if merged["persona"] not in PERSONA_STYLE:
             raise UnknownAgentError(f"unknown persona {merged['persona']!r} (personas: {', '.join(k for k in PERSONA_STYLE if k)})")
