@@ -4,7 +4,7 @@
     python benchmarks/bench_verdict.py GAME --profile K [--profile-agent SPEC]
 
 Timing mode plays ``--games`` games exactly as ``boardlab simulate GAME --agents SPEC --jobs J``
-does: the same configured game (``runner._batch_game``), the same ``runner.play_game`` per game,
+does: the same configured game (``runner.configured_game``), the same ``runner.play_game`` per game,
 the same seeds (game *i* uses ``game_seed(seed, i)``), the garbage-collector tuning, and ``J``
 forked worker processes.  The only difference is that each worker also reads its own CPU clock
 around every game, so the report has a per-game CPU time with a 95% interval.
@@ -67,7 +67,7 @@ TARGET_GAMES = 1000
 def _timed_game(args: tuple[dict[str, Any], list[str], int]) -> tuple[int, float, float, int, str]:
     """Play one game as ``boardlab simulate`` does; return (seed, CPU s, wall s, decisions, outcome)."""
     config, specs, seed = args
-    game = runner._batch_game(config)
+    game = runner.configured_game(config)
     c0, w0 = time.process_time(), time.perf_counter()
     _, record = runner.play_game(game, specs, seed)
     outcome = json.dumps([record.scores, record.winners, record.turns, record.decisions, record.reason])

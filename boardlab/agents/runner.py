@@ -125,7 +125,9 @@ def play_game(
 _GAMES: dict[str, "Game"] = {}
 
 
-def _batch_game(config: dict[str, Any]) -> "Game":
+def configured_game(config: dict[str, Any]) -> "Game":
+    """The game ``config`` (:meth:`Game.config`) describes, built once per process and reused, with
+    ``record_events`` off: what a worker process plays its self-play or batch games with."""
     import json
 
     from boardlab.engine.registry import make
@@ -143,7 +145,7 @@ def _batch_game(config: dict[str, Any]) -> "Game":
 
 def _play_chunk(args: tuple[dict[str, Any], list[str], list[int], bool]) -> list[GameRecord]:
     config, specs, seeds, keep_actions = args
-    game = _batch_game(config)
+    game = configured_game(config)
     return [play_game(game, specs, s, keep_actions=keep_actions)[1] for s in seeds]
 
 

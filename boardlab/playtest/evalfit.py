@@ -32,31 +32,26 @@ HOLDOUT_EVERY = 5
 def _play(config: dict[str, Any], specs: Sequence[str], index: int, seed: int, every: int) -> list[tuple]:
     """One self-play game: rows ``(game index, role, own features, other seats' features, own evaluate, score)``."""
     from boardlab.agents import Decision, make_agent
-    from boardlab.engine import make
+    from boardlab.agents.runner import configured_game
 
-    game = make(config["game"], players=config["players"], variant=config["variant"], options=config["options"])
-    record = game.record_events
-    game.record_events = False
-    try:
-        gseed = derive_seed(seed, index)
-        state = game.new_state(gseed)
-        n = game.players
-        agents = [make_agent(specs[(index + s) % len(specs)], game, seat=s, seed=derive_seed(gseed, 1, s)) for s in range(n)]
-        snaps: list[tuple] = []
-        k = 0
-        own_eval = type(state).evaluate
-        while not state.is_over():
-            if k % every == 0:
-                feats = [state.features(s) for s in range(n)]
-                roles = state.roles()
-                for s in range(n):
-                    snaps.append((roles[s], s, feats, own_eval(state, s)))
-            seat = state.current_seat()
-            state.apply(agents[seat].act(Decision(state, seat)))
-            k += 1
-        scores = state.results().scores
-    finally:
-        game.record_events = record
+    game = configured_game(config)
+    gseed = derive_seed(seed, index)
+    state = game.new_state(gseed)
+    n = game.players
+    agents = [make_agent(specs[(index + s) % len(specs)], game, seat=s, seed=derive_seed(gseed, 1, s)) for s in range(n)]
+    snaps: list[tuple] = []
+    k = 0
+    own_eval = type(state).evaluate
+    while not state.is_over():
+        if k % every == 0:
+            feats = [state.features(s) for s in range(n)]
+            roles = state.roles()
+            for s in range(n):
+                snaps.append((roles[s], s, feats, own_eval(state, s)))
+        seat = state.current_seat()
+        state.apply(agents[seat].act(Decision(state, seat)))
+        k += 1
+    scores = state.results().scores
     return [(index, role, feats[s], [feats[o] for o in range(len(feats)) if o != s], ev, scores[s])
             for role, s, feats, ev in snaps]
 

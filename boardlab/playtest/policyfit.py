@@ -32,45 +32,40 @@ def _play(config: dict[str, Any], teacher: str, index: int, seed: int, names: li
     """One self-play game: rows ``(game index, kind, action rows, visit shares, teacher pick, heuristic pick)``."""
     from boardlab.agents import Decision, agent_class, make_agent
     from boardlab.agents.policy import action_rows, scoring_heuristic
-    from boardlab.engine import make
+    from boardlab.agents.runner import configured_game
 
-    game = make(config["game"], players=config["players"], variant=config["variant"], options=config["options"])
-    record = game.record_events
-    game.record_events = False
-    try:
-        gseed = derive_seed(seed, index)
-        state = game.new_state(gseed)
-        n = game.players
-        agents = [make_agent(teacher, game, seat=s, seed=derive_seed(gseed, 1, s)) for s in range(n)]
-        heur = None
-        if "heuristic" in getattr(game, "agents", {}):
-            cls = agent_class("heuristic", game)
-            heur = [cls(game, s, derive_seed(gseed, 2, s)) for s in range(n)]
-        with_scores = heur is not None and scoring_heuristic(game)
-        out: list[tuple] = []
-        k = 0
-        while not state.is_over():
-            seat = state.current_seat()
-            decision = Decision(state, seat)
-            legal = decision.legal
-            if len(legal) == 1:
-                state.apply(legal[0])
-                continue
-            k += 1
-            hint = heur[seat].act(decision) if heur is not None else None
-            scores = heur[seat].scores(decision) if with_scores else None
-            rows = action_rows(decision, Rng(derive_seed(gseed, 3, k)), names, kinds, scores)
-            action = agents[seat].act(decision)
-            root = getattr(agents[seat], "last_root", None)
-            table = root.kids.get(seat, {}) if root is not None else {}
-            visits = [float(table[a].visits) if a in table else 0.0 for a in legal]
-            total = sum(visits)
-            shares = [v / total for v in visits] if total else [1.0 if a == action else 0.0 for a in legal]
-            out.append((index, str(legal[0][0]), rows, shares, legal.index(action),
-                        legal.index(hint) if hint in legal else -1))
-            state.apply(action)
-    finally:
-        game.record_events = record
+    game = configured_game(config)
+    gseed = derive_seed(seed, index)
+    state = game.new_state(gseed)
+    n = game.players
+    agents = [make_agent(teacher, game, seat=s, seed=derive_seed(gseed, 1, s)) for s in range(n)]
+    heur = None
+    if "heuristic" in getattr(game, "agents", {}):
+        cls = agent_class("heuristic", game)
+        heur = [cls(game, s, derive_seed(gseed, 2, s)) for s in range(n)]
+    with_scores = heur is not None and scoring_heuristic(game)
+    out: list[tuple] = []
+    k = 0
+    while not state.is_over():
+        seat = state.current_seat()
+        decision = Decision(state, seat)
+        legal = decision.legal
+        if len(legal) == 1:
+            state.apply(legal[0])
+            continue
+        k += 1
+        hint = heur[seat].act(decision) if heur is not None else None
+        scores = heur[seat].scores(decision) if with_scores else None
+        rows = action_rows(decision, Rng(derive_seed(gseed, 3, k)), names, kinds, scores)
+        action = agents[seat].act(decision)
+        root = getattr(agents[seat], "last_root", None)
+        table = root.kids.get(seat, {}) if root is not None else {}
+        visits = [float(table[a].visits) if a in table else 0.0 for a in legal]
+        total = sum(visits)
+        shares = [v / total for v in visits] if total else [1.0 if a == action else 0.0 for a in legal]
+        out.append((index, str(legal[0][0]), rows, shares, legal.index(action),
+                    legal.index(hint) if hint in legal else -1))
+        state.apply(action)
     return out
 
 
