@@ -42,14 +42,12 @@ def _game(args: tuple) -> tuple[float, int, int, float]:
     while not state.is_over():
         seat = state.current_seat()
         d = Decision(state, seat)
+        t0 = time.process_time()
+        action = agents[seat].act(d)
         if seat == mine and len(d.legal) > 1:
-            own += 1
-            t0 = time.process_time()
-            action = agents[seat].act(d)
             cpu += time.process_time() - t0
+            own += 1
             searched += agents[seat].last_iterations > 0
-        else:
-            action = agents[seat].act(d)
         state.apply(action)
     res = state.results()
     won = 1.0 if mine in res.winners and not res.truncated else 0.0
