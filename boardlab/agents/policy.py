@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.engine.errors import ContentError, UnknownAgentError
-from boardlab.engine.evaluation import finite_number
+from boardlab.engine.evaluation import file_header, finite_number
 from boardlab.engine.files import load_json_file
 from boardlab.engine.rng import Rng, derive_seed
 
@@ -148,11 +148,7 @@ class PolicyModel:
 
     def __init__(self, data: Any, source: str = "policy") -> None:
         self.source = source
-        if not isinstance(data, dict):
-            raise ContentError(f"{source}: a policy file holds a JSON object")
-        if data.get("format") != FORMAT:
-            raise ContentError(f"{source}: unsupported policy format {data.get('format')!r} (expected {FORMAT})")
-        self.game_id = data.get("game", "")
+        self.game_id = file_header(data, source, "policy", FORMAT)
         feats = data.get("features")
         kinds = data.get("action_kinds", [])
         for key, val in (("features", feats), ("action_kinds", kinds)):

@@ -47,6 +47,23 @@ def finite_number(value: Any, where: str) -> float:
     return float(value)
 
 
+def file_header(data: Any, source: str, what: str, fmt: int) -> str:
+    """Check a fitted file's JSON header (an object of format ``fmt``); return its game id.
+
+    ``what`` names the kind of file in the messages (``evaluation``, ``policy``).  Raises
+    :class:`ContentError` naming ``source`` when the header is malformed.
+    """
+    if not isinstance(data, dict):
+        article = "an" if what[0] in "aeiou" else "a"
+        raise ContentError(f"{source}: {article} {what} file holds a JSON object")
+    if data.get("format") != fmt:
+        raise ContentError(f"{source}: unsupported {what} format {data.get('format')!r} (expected {fmt})")
+    game_id = data.get("game", "")
+    if not isinstance(game_id, str):
+        raise ContentError(f"{source}: 'game' must be a game id")
+    return game_id
+
+
 class FittedEvaluation:
     """A parsed evaluation file (see the module docs).  Raises :class:`ContentError` when malformed."""
 
@@ -54,13 +71,7 @@ class FittedEvaluation:
 
     def __init__(self, data: Any, source: str = "evaluation") -> None:
         self.source = source
-        if not isinstance(data, dict):
-            raise ContentError(f"{source}: an evaluation file holds a JSON object")
-        if data.get("format") != FORMAT:
-            raise ContentError(f"{source}: unsupported evaluation format {data.get('format')!r} (expected {FORMAT})")
-        self.game_id = data.get("game", "")
-        if not isinstance(self.game_id, str):
-            raise ContentError(f"{source}: 'game' must be a game id")
+        self.game_id = file_header(data, source, "evaluation", FORMAT)
         feats = data.get("features")
         if not isinstance(feats, list) or not all(isinstance(f, str) for f in feats):
             raise ContentError(f"{source}: 'features' must be a list of feature names")

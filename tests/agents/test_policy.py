@@ -96,6 +96,7 @@ def test_a_distilled_policy_beats_random_play(race_policy):
 
 @pytest.mark.parametrize("mutate, message", [
     (lambda d: d.update(format=9), "unsupported policy format"),
+    (lambda d: d.update(game=5), "'game' must be a game id"),
     (lambda d: d.update(features="health"), "list of names"),
     (lambda d: d.update(models=[]), "'models' must be an object"),
     (lambda d: d["models"]["step"].update(weights=[1.0]), "weights for"),
@@ -103,6 +104,8 @@ def test_a_distilled_policy_beats_random_play(race_policy):
 ])
 def test_a_malformed_policy_file_is_refused(race_policy, mutate, message):
     _, data = race_policy
+    with pytest.raises(ContentError, match="a policy file holds a JSON object"):
+        PolicyModel([data])
     bad = json.loads(json.dumps(data))
     mutate(bad)
     with pytest.raises(ContentError, match=message):
