@@ -306,7 +306,7 @@ def test_spirit_of_fire_stats_and_rest_after_capture():
 
 def test_broken_supply_chain_stops_the_spirit_of_fire_rest():
     """Broken Supply Chain: 'This army cannot rest.' beats Spirit of Fire's 'treat it as having rested
-    (restore all of this army's skill to maximum and ready the Leader, if any)' (ledger 50): the capture
+    (restore all of this army's skill to maximum and ready the Leader, if any)' (ledger 47): the capture
     restores nothing."""
     st = position({"e1": "K", "e8": "k", "d1": "Q", "d5": "p"}, hands=(["Spirit of Fire"], []))
     q = at(st, "d1")

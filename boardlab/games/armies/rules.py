@@ -390,7 +390,7 @@ class ArmiesRules(MovesMixin, CombatMixin, State):
                 a = self.armies.get(f["army"])
                 if a is not None and self.move_caps and any(self.card(n).capture_rest for n, _ in a.attached):
                     if self.has_flag(a, "no_rest"):
-                        # "This army cannot rest" beats "treat it as having rested" (ledger 50).
+                        # "This army cannot rest" beats "treat it as having rested" (ledger 47).
                         self.count("rule:spirit_rest_blocked", a.seat)
                         self.emit("Spirit of Fire: the army cannot rest (Broken Supply Chain).", {"sq": a.sq})
                     else:
