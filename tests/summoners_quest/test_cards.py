@@ -383,7 +383,27 @@ def test_heal_and_cleanse_on_a_summon():
     m = st.summons[int(s[1:])]
     m.damage, m.status, m.status_turns = 4, "poisoned", 2
     st.apply_effects((("heal", 3), ("cleanse",)), 0, s)
-    assert m.damage == 1 and m.status is None
+    assert m.damage == 1 and (m.status, m.status_turns) == (None, 0)
+
+
+@pytest.mark.seed("summoners-quest:64.4")
+@pytest.mark.parametrize("how", ["purify", "omamori"])
+def test_cleansing_a_summon_clears_its_status_and_its_turn_count(how):
+    # Issue 29 item 10: Purify (spell) or Omamori (item) on a summon cleared its status but left its
+    # count, so the view showed ``status: None, status_turns: 2``. A cleansed summon has neither.
+    st = fresh()
+    s = put(st, 0, "oni", 0)
+    st.add_status(s, "poisoned", 2)
+    if how == "purify":
+        give(st, 0, "purify")
+        st.apply(("cast", "purify", s))
+    else:
+        st.summons[int(s[1:])].equip.append("omamori")
+        st.deck.draw_pile.remove("omamori")
+        st.apply(("use", "omamori", s))
+    shown = next(m for m in st.view(0)["state"]["summons"] if m["uid"] == int(s[1:]))
+    assert (shown["status"], shown["status_turns"]) == (None, 0)
+    assert not st.has_status(s, "poisoned")
 
 
 def test_caster_effects_draw_and_mana():

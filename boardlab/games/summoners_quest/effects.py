@@ -262,8 +262,9 @@ class EffectsMixin:
         elif kind == "cleanse":
             if v[0] == "P":
                 self.status[int(v[1:])] = []
-            else:
-                self.summons[int(v[1:])].status = None
+            else:  # the status and its count go together: nothing is left to show or tick
+                m = self.summons[int(v[1:])]
+                m.status, m.status_turns = None, 0
         elif kind == "discard":
             s = self.owner(v)
             for _ in range(e[1]):
