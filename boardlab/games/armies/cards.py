@@ -371,6 +371,7 @@ def answer_prompt(st: "ArmiesState", action: tuple) -> None:
     if k in _WINDOW_KIND:
         st.stack.pop()
         if action[0] == "pass":
+            st.emit(f"{SEATS[seat].capitalize()} does not respond.", {"seat": seat, "window": _WINDOW_KIND[k]})
             return
         if k == "card_window":
             start_action(st, action, counter=p.data["play"]["uid"])
@@ -380,9 +381,10 @@ def answer_prompt(st: "ArmiesState", action: tuple) -> None:
         return
     if k == "chain":
         st.stack.pop()
-        if action[0] == "stop":
-            return
         a = st.armies[p.data["army"]]
+        if action[0] == "stop":
+            st.emit(f"The cavalry stops on {B.square_name(a.sq)}.", {"sq": a.sq})
+            return
         t = action[1]
         o = st.at(t)
         st.count("rule:cavalry_chain", a.seat)
@@ -496,10 +498,15 @@ def start_action(st: "ArmiesState", action: tuple, cid: int | None = None, count
         return
     if kind == "break":
         st.major_used = True
+        a = st.armies[action[1]]
+        st.emit(f"{SEATS[seat].capitalize()} spends the major action to destroy Broken Supply Chain on the "
+                f"{B.PIECE_NAMES[a.kind]} on {B.square_name(a.sq)} (2 cards to discard).", {"seat": seat, "sq": a.sq})
         st.stack.append(Prompt(seat, "discard", {"army": action[1], "left": 2}))
         return
     if kind == "exempt":
         st.major_used = True
+        st.emit(f"{SEATS[seat].capitalize()} spends the major action to be spared Unfavorable War this turn "
+                "(1 skill to pay).", {"seat": seat})
         play = {"uid": action[1], "card": "", "seat": seat, "exempt": action[1]}
         pool = [a.id for a in st.armies.values() if a.seat == seat]
         _begin_payment(st, play, (1, 0, 0, 0, 0, 0), pool, None)
@@ -509,6 +516,8 @@ def start_action(st: "ArmiesState", action: tuple, cid: int | None = None, count
         a.spent = True
         st.exempt.append(action[1])
         st.count("rule:war_exempt", seat)
+        st.emit(f"{SEATS[seat].capitalize()} spends the politician {a.leader} on {B.square_name(a.sq)}: "
+                "spared Unfavorable War this turn.", {"seat": seat, "sq": a.sq})
         return
     raise AssertionError(action)  # pragma: no cover
 

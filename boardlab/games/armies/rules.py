@@ -451,6 +451,7 @@ class ArmiesRules(MovesMixin, CombatMixin, State):
                 self.do_move(action)
             elif kind == "pass":
                 self.phase = "opp2"
+                self.emit(f"{SEATS[self.active].capitalize()} does not move.", {"seat": self.active})
             elif kind == "rest":
                 a = self.armies[action[1]]
                 self.rest(a)
