@@ -124,3 +124,21 @@ def confidence_sequence(k: int, n: int, alpha: float = ALPHA, a: float = 0.5, b:
     lo = 0.0 if g(eps) < 0 else brentq(g, eps, centre)
     hi = 1.0 if g(1 - eps) < 0 else brentq(g, centre, 1 - eps)
     return (float(lo), float(hi))
+
+
+def score_p(successes: float, n: int, p: float = 0.5) -> float:
+    """Two-sided p-value of the score test of a proportion against ``p``: the test the Wilson interval inverts.
+
+    So ``score_p(k, n, p) < alpha`` exactly when ``wilson(k, n, alpha)`` excludes ``p``.
+
+    >>> round(score_p(60, 100, 0.5), 4)
+    0.0455
+    """
+    if n <= 0 or p <= 0 or p >= 1:
+        return 1.0
+    import math
+
+    from scipy.stats import norm
+
+    z = (successes / n - p) / math.sqrt(p * (1 - p) / n)
+    return float(2 * norm.sf(abs(z)))

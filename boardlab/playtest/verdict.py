@@ -1,10 +1,15 @@
 """A run's verdict in plain words, generated from the numbers and their intervals.
 
-Each sentence claims only what its interval supports: a seat or side is called
-favoured only when the exact binomial test against its fair share rejects after
-Holm's correction across the seats (or sides), and the Wilson interval is
-printed beside it. Otherwise the sentence says what the run cannot tell apart,
-and how wide its intervals are.
+Each sentence claims only what its interval supports. The balance claims (every
+side or seat, and the first player) are one family (:func:`family`): a claim is
+made only when its score test against the fair share rejects after Holm's
+correction across the whole family, and the Wilson interval printed beside it is
+taken at the level of the Holm step that decided it, so a claim is made exactly
+when its interval excludes the fair share and two lines can never disagree. When
+the first player is always the same seat or side, the two are one claim. A draw
+(a finished game nobody won) counts as an equal share for every seat. Otherwise
+the sentence says what the run could not see: the smallest edge it would have
+detected with 80% power, and how many games would see 2 points.
 
 Contribution keys are split into *choices* (tags of actions a player takes:
 ``card:Ambush``) and *events* (things that happen in play: ``dragon:won``,
@@ -16,9 +21,12 @@ a rule; a choice's correlation is still only a correlation, and restricted play
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
-from boardlab.stats import binom_two_sided, holm, mean_ci, wilson
+from scipy.stats import norm
+
+from boardlab.stats import ALPHA, mean_ci, score_p, wilson
 
 
 def pct(x: float) -> str:
@@ -35,16 +43,22 @@ def classify_keys(keys: Sequence[str], action_tags: Sequence[str] | None) -> dic
     return {k: ("choice" if k.lower() in tags else "event") for k in keys}
 
 
+def _points(r: dict[str, Any], seat: int, players: int) -> float:
+    """A seat's points in one game: 1 for a win, an equal share of a draw (a finished game nobody won), else 0."""
+    if seat in r["winners"]:
+        return 1.0
+    if not r["winners"] and not r.get("truncated"):
+        return 1.0 / players
+    return 0.0
+
+
+def _claim(label: str, k: float, n: int, fair: float, **extra: Any) -> dict[str, Any]:
+    return {"label": label, "k": k, "n": n, "rate": k / n if n else 0.0, "fair": fair, "p": score_p(k, n, fair), **extra}
+
+
 def _seat_tests(rows: Sequence[dict[str, Any]], players: int) -> list[dict[str, Any]]:
     n = len(rows)
-    fair = 1.0 / players
-    out = []
-    for s in range(players):
-        k = sum(1 for r in rows if s in r["winners"])
-        lo, hi = wilson(k, n)
-        out.append({"label": f"Seat {s}", "k": k, "n": n, "rate": k / n if n else 0.0, "lo": lo, "hi": hi, "fair": fair,
-                    "p": binom_two_sided(k, n, fair)})
-    return out
+    return [_claim(f"Seat {s}", sum(_points(r, s, players) for r in rows), n, 1.0 / players, seat=s) for s in range(players)]
 
 
 def _role_tests(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
@@ -56,26 +70,109 @@ def _role_tests(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
     n = len(rows)
     out = []
     for role in roles:
-        k = sum(1 for r in rows if role in (r.get("winner_roles") or []))
-        lo, hi = wilson(k, n)
-        out.append({"label": f"The {role} side" if not role.startswith("seat ") else role, "k": k, "n": n, "rate": k / n if n else 0.0,
-                    "lo": lo, "hi": hi, "fair": fair, "p": binom_two_sided(k, n, fair)})
+        k = sum(1.0 if role in (r.get("winner_roles") or []) else (fair if not r["winners"] and not r.get("truncated") else 0.0)
+                for r in rows)
+        out.append(_claim(f"The {role} side" if not role.startswith("seat ") else role, k, n, fair, role=role))
     return out
 
 
-def _family(tests: list[dict[str, Any]], noun: str, fair_word: str) -> list[str]:
-    reject, adjusted = holm([t["p"] for t in tests])
+def _first_player_test(rows: Sequence[dict[str, Any]], players: int, tests: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first player's claim, or None when it is the same games as a seat's or side's claim.
+
+    When the seat (or role) that acts first is the same in every game (the Labyrinth's wizard, Blackfire's
+    green), the first-player test and that seat's (side's) test count the same wins: the two are stated as
+    one claim ("the wizard, who always acts first, ...") so they can never disagree.
+    """
+    if not all(r.get("first_seat") is not None for r in rows):
+        return None  # an old run that did not record who acted first: no first-player claim
+    firsts = {r["first_seat"] for r in rows}
+    for t in tests:
+        if "seat" in t and firsts == {t["seat"]}:
+            t["first"] = "always acts first"
+            return None
+        if "role" in t and {r["roles"][r["first_seat"]] for r in rows} == {t["role"]}:
+            t["first"] = "always acts first"
+            return None
+    k = sum(_points(r, r["first_seat"], players) for r in rows)
+    return _claim("The first player (the seat that acted first)", k, len(rows), 1.0 / players, first_player=True)
+
+
+def _detectable(n: int, fair: float, alpha: float, power: float = 0.8) -> float:
+    """The smallest edge over ``fair`` a two-sided level-``alpha`` test sees with ``power`` over ``n`` games."""
+    return float(norm.ppf(1 - alpha / 2) + norm.ppf(power)) * math.sqrt(fair * (1 - fair) / n) if n else 1.0
+
+
+def _games_to_see(edge: float, fair: float, alpha: float, power: float = 0.8) -> int:
+    return math.ceil(((norm.ppf(1 - alpha / 2) + norm.ppf(power)) / edge) ** 2 * fair * (1 - fair))
+
+
+def family(rows: Sequence[dict[str, Any]], players: int, roles: bool = False) -> list[dict[str, Any]]:
+    """Every balance claim of a report as one family: sides (or seats) and the first player.
+
+    Each claim's p-value is the score test against its fair share, corrected by Holm's step-down across the
+    whole family. Its printed interval is the Wilson interval (the score test's inversion) at the level of
+    the Holm step that decided it, so a claim is made exactly when its interval excludes the fair share:
+    no line of a verdict can contradict another or its own interval. Claims not made carry the smallest
+    edge the run could have seen (80% power at their step's level).
+    """
+    tests = (_role_tests(rows) if roles else None) or _seat_tests(rows, players)
+    first = _first_player_test(rows, players, tests)
+    claims = tests + ([first] if first else [])
+    m = len(claims)
+    order = sorted(range(m), key=lambda i: claims[i]["p"])
+    stopped = False
+    previous: dict[str, Any] | None = None
+    for step, i in enumerate(order):
+        c = claims[i]
+        level = ALPHA / (m - step)
+        if previous is not None and previous["claimed"] and previous["p"] == c["p"]:
+            level = previous["alpha"]  # tied claims share their group's strictest level (and so one interval width)
+        if not stopped and c["p"] < level:
+            c["claimed"] = True
+        else:
+            if not stopped:
+                stop_level = level
+            stopped = True
+            c["claimed"] = False
+            level = stop_level
+        c["alpha"] = level
+        c["lo"], c["hi"] = wilson(c["k"], c["n"], alpha=level)
+        c["p_holm"] = min(1.0, max(claims[j]["p"] * (m - s) for s, j in enumerate(order[: step + 1])))
+        c["detectable"] = _detectable(c["n"], c["fair"], level)
+        c["family"] = m
+        previous = c
+    return claims
+
+
+def _family_lines(claims: list[dict[str, Any]], noun: str, fair_word: str) -> list[str]:
     lines = []
-    for t, rej, p in zip(tests, reject, adjusted):
-        if rej:
-            side = "favoured" if t["rate"] > t["fair"] else "disadvantaged"
-            lines.append(f"{t['label']} wins {pct(t['rate'])} {interval(t['lo'], t['hi'])} against {fair_word} {pct(t['fair'])}: "
-                         f"{t['label'][0].lower() + t['label'][1:]} is {side} (p = {p:.2g} after Holm's correction across {noun}).")
-    if not lines:
-        widest = max((t["hi"] - t["lo"]) / 2 for t in tests)
-        lines.append(f"No {noun[:-1] if noun.endswith('s') else noun} wins more or less than {fair_word} {pct(tests[0]['fair'])} beyond chance "
-                     f"(no exact binomial test against it is significant after Holm's correction; over {tests[0]['n']} games the intervals "
-                     f"are about ±{100 * widest:.0f} points, so smaller differences cannot be seen).")
+    m = claims[0]["family"] if claims else 0
+    for c in claims:
+        if not c["claimed"]:
+            continue
+        side = "favoured" if c["rate"] > c["fair"] else "disadvantaged"
+        who = c["label"] + (f", who {c['first']}," if c.get("first") else "")
+        subject = "the first player" if c.get("first_player") else c["label"][0].lower() + c["label"][1:]
+        lines.append(f"{who} wins {pct(c['rate'])} {interval(c['lo'], c['hi'])} against {fair_word if not c.get('first_player') else 'a fair'} "
+                     f"{pct(c['fair'])}: {subject} is {side} (p = {c['p_holm']:.2g} after Holm's correction across the {m} claims of this verdict).")
+    quiet = [c for c in claims if not c["claimed"] and not c.get("first_player")]
+    if quiet:
+        widest = max(c["detectable"] for c in quiet)
+        what = noun[:-1] if noun.endswith("s") else noun
+        firsts = [c for c in quiet if c.get("first")]
+        first_note = f" ({firsts[0]['label'][0].lower() + firsts[0]['label'][1:]} {firsts[0]['first']})" if firsts else ""
+        if len(quiet) == len(claims) - sum(1 for c in claims if c.get("first_player")):
+            head = f"No {what} wins more or less than {fair_word} {pct(quiet[0]['fair'])} beyond chance{first_note}"
+        else:
+            head = f"No other {what} wins more or less than {fair_word} {pct(quiet[0]['fair'])} beyond chance{first_note}"
+        lines.append(f"{head}: over {quiet[0]['n']} games this run could see an edge of {100 * widest:.1f} points or more "
+                     f"(80% power, after Holm's correction across the {m} claims); "
+                     f"{_games_to_see(0.02, quiet[0]['fair'], quiet[0]['alpha']):,} games would see 2 points.")
+    for c in claims:
+        if c.get("first_player") and not c["claimed"]:
+            lines.append(f"{c['label']} wins {pct(c['rate'])} {interval(c['lo'], c['hi'])} against a fair {pct(c['fair'])}: "
+                         f"no first-player edge larger than {100 * c['detectable']:.1f} points can be seen in {c['n']} games; "
+                         f"{_games_to_see(0.02, c['fair'], c['alpha']):,} games would see 2 points.")
     return lines
 
 
@@ -94,24 +191,16 @@ def verdict(result: dict[str, Any], rows: Sequence[dict[str, Any]], players: int
         else:
             lines.append(f"Played all {seq['games_played']} games without reaching intervals {100 * seq['until_ci']:.0f} points wide "
                          f"(widest {100 * seq['max_width']:.0f}: {spans}; anytime-valid 95% intervals).")
-    roles = _role_tests(rows) if result.get("roles_add_information") else None
-    if roles:
-        lines += _family(roles, "sides", "an even share of")
-    elif players > 1:
-        lines += _family(_seat_tests(rows, players), "seats", "a fair")
-    fpa = result.get("first_player_advantage") or {}
-    if players > 1 and fpa:
-        fair = fpa["fair"]
-        rate = fpa["first_rate"] if fpa.get("measures") == "first to act" else fpa["seat0_rate"]
-        lo, hi = fpa["ci_low"] + fair, fpa["ci_high"] + fair
-        who = "The first player (the seat that acted first)" if fpa.get("measures") == "first to act" else "Seat 0 (who acted first was not recorded)"
-        if lo > fair:
-            tail = "the first player has an advantage." if fpa.get("measures") == "first to act" else "seat 0 has an advantage."
-        elif hi < fair:
-            tail = "the first player is at a disadvantage." if fpa.get("measures") == "first to act" else "seat 0 is at a disadvantage."
+    if players > 1:
+        roles = bool(result.get("roles_add_information")) and _role_tests(rows) is not None
+        drawn = sum(1 for r in rows if not r["winners"] and not r.get("truncated"))
+        if drawn == n:
+            lines.append(f"All {n} games were drawn: nobody won, so every seat scores an even share.")
         else:
-            tail = "no first-player advantage can be seen."
-        lines.append(f"{who} wins {pct(rate)} {interval(lo, hi)} against a fair {pct(fair)}: {tail}")
+            if drawn:
+                lo, hi = wilson(drawn, n)
+                lines.append(f"{pct(drawn / n)} {interval(lo, hi)} of games were drawn; a draw counts as an equal share for every seat.")
+            lines += _family_lines(family(rows, players, roles), "sides" if roles else "seats", "an even share of" if roles else "a fair")
     comp = result["completion"]
     if comp["truncated"]:
         lo, hi = wilson(comp["truncated"], n)
