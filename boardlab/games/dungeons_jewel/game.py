@@ -68,11 +68,15 @@ class DungeonsJewel(Game):
         Option("fight_steal", False, "The winner of a fight takes one item from the loser (revision log).", "bool"),
         Option("jewel_exit", "surrounding", "Where the new jewel carrier may step off the centre: any of the 8 "
                "surrounding spaces, or only the 4 orthogonal ones.", "str", choices=("surrounding", "adjacent")),
+        Option("jewel_exit_turn", "next", "When the new jewel carrier may take that step: only on their next turn "
+               "(rulebook, 'on their next turn'), or on any turn until they leave the centre (concept).", "str",
+               choices=("next", "any")),
     )
     variants = (
         Variant("rulebook", "The rulebook: hazards on 4+, the dragon needs more than 10, start over with 2 health."),
-        Variant("concept", "The concept section's numbers: hazards on 3+, the dragon on 10 or more, start over with 3 health.",
-                {"hazard_target": 3, "dragon_target": 10, "respawn_health": 3}),
+        Variant("concept", "The concept section's numbers: hazards on 3+, the dragon on 10 or more, start over with 3 health; "
+                "the dragon's slayer may step off the centre to any surrounding space on any turn, not only the next.",
+                {"hazard_target": 3, "dragon_target": 10, "respawn_health": 3, "jewel_exit_turn": "any"}),
         Variant("revised", "The revision log: the dragon on 9 or more, and a fight's winner takes one item from the loser.",
                 {"dragon_target": 9, "fight_steal": True}),
     )
@@ -109,6 +113,7 @@ class DungeonsJewel(Game):
         self.opt_respawn_health = o["respawn_health"]
         self.opt_steal = o["fight_steal"]
         self.opt_exit_any = o["jewel_exit"] == "surrounding"
+        self.opt_exit_next_turn = o["jewel_exit_turn"] == "next"
         # lookup tables shared by every state
         self.token_type = {t.id: t.type for t in content.tokens}
         self.token_name = {t.id: t.name for t in content.tokens}

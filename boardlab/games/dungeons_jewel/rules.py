@@ -16,7 +16,9 @@ State layout (flat lists so that :meth:`clone` is a handful of slices):
 * ``pile`` (dungeon tokens, top = end) and ``deck`` (treasure cards), both hidden;
 * ``jewel``: the seat carrying the jewel, ``None`` while the dragon guards it;
   ``exit``: the seat that has just beaten the dragon and may, on its next turn,
-  step to any space surrounding the centre (``None`` once that turn is played);
+  step to any space surrounding the centre (``None`` once that turn is played,
+  or under ``jewel_exit_turn=any`` once it leaves the centre; ``None`` as soon
+  as the jewel leaves that seat);
 * ``stats``: flat usage counters (``game.stat_keys`` x seats) for the lab.
 """
 
@@ -120,8 +122,9 @@ class DungeonRules(State):
             if self.jewel is None:
                 out.append(DRAGON)
             elif self.jewel == s and self.exit == s and g.opt_exit_any:
-                # "on their next turn, moves to any space surrounding the center space":
-                # that one turn only (ledger 32)
+                # rulebook: "on their next turn, moves to any space surrounding the center space":
+                # that one turn only (ledger 32); concept: "then they can move to any space
+                # surrounding the center space", on any turn until they leave it (ledger 34)
                 for j in b.around:
                     if moves[j] not in out and j not in b.steps[c]:
                         out.append(moves[j])
@@ -148,8 +151,8 @@ class DungeonRules(State):
             else:
                 self._take(p.seat, p.data, action[1])
         else:
-            if self.exit == self.seat:
-                self.exit = None  # the carrier's "next turn" is this one (ledger 32)
+            if self.exit == self.seat and (kind == "move" or self.game.opt_exit_next_turn):
+                self.exit = None  # the slayer's "next turn" is this one (ledger 32), or it leaves (ledger 34)
             if kind == "move":
                 self._move(action[1])
             elif kind == "attack":
@@ -300,6 +303,7 @@ class DungeonRules(State):
         if self.jewel == s:
             # sent home is not "making it" home: the dragon takes the jewel back
             self.jewel = None
+            self.exit = None
             self._count("rule:jewel_dropped", s)
             if g.record_events:
                 self.emit(f"{g.seat_name(s)} drops the jewel; it returns to the dragon.", {"seat": s})
@@ -355,6 +359,8 @@ class DungeonRules(State):
             # "If the player is attacked by another player and defeated, then that
             # player gains the jewel"
             self.jewel = win
+            if self.exit == lose:
+                self.exit = None  # the slayer's step off the centre goes with the jewel (ledger 32)
             self._count("rule:jewel_taken", win)
             if g.record_events:
                 self.emit(f"{g.seat_name(win)} takes the jewel.", {"seat": win})
