@@ -1,10 +1,13 @@
 """The board: ring of 32 in 4 sections, 13 centre spaces, movement paths and distances."""
 
+import pytest
+
 from boardlab.games.summoners_quest.board import Board, default_board_path
 
 B = Board.load(default_board_path())
 
 
+@pytest.mark.seed("summoners-quest:12.1", "summoners-quest:32.1", "summoners-quest:34.1")
 def test_board_layout():
     # "8 spaces per section (6 focus points, a teleport point and a Mana Temple)"; ledger: fixed order
     assert B.size == 45
@@ -13,6 +16,7 @@ def test_board_layout():
     assert B.temples == [0, 8, 16, 24] and B.portals == [4, 12, 20, 28]
 
 
+@pytest.mark.seed("summoners-quest:36.1", "summoners-quest:36.5", "summoners-quest:38.1")
 def test_centre_paths():
     # "13 spaces in the center": 4 gates, 2 halls each, one chamber; gates attached to the portals
     assert [B.kinds[i] for i in range(32, 45)] == ["gate", "hall", "hall"] * 4 + ["chamber"]

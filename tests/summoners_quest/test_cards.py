@@ -6,6 +6,7 @@ from .helpers import fresh, give, put, rolled, script
 
 
 # -- Traps --------------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:50.1")
 def test_traps_cost_nothing_and_go_anywhere_face_down():
     # "Traps cost no mana to place on the field and can be placed on any space on the field."
     st = fresh()
@@ -20,6 +21,7 @@ def test_traps_cost_nothing_and_go_anywhere_face_down():
     assert ("trap", "snare", 40) not in st.legal_actions()  # ledger: one trap per space
 
 
+@pytest.mark.seed("summoners-quest:50.2", "summoners-quest:50.3")
 def test_trap_is_tripped_by_its_owner_and_negated_on_the_target_roll():
     # "they can be tripped by anyone, even the player that placed it" ... "a requirement of 3+ means
     # that the player must roll a 3 or higher on the 6 sided die to negate a trap's effect"
@@ -37,6 +39,7 @@ def test_trap_is_tripped_by_its_owner_and_negated_on_the_target_roll():
     assert st.life[0] == 10 and 3 not in st.traps
 
 
+@pytest.mark.seed("summoners-quest:50.7", "summoners-quest:50.8")
 def test_traveller_chooses_who_takes_the_trap_and_summons_are_affected_differently():
     # "If a player is traveling with a summon and they land on a trap they may choose which one of
     # them is to receive the effects" ... "Some traps effect summons differently"
@@ -52,6 +55,7 @@ def test_traveller_chooses_who_takes_the_trap_and_summons_are_affected_different
     assert st.summons[int(s[1:])].damage == 3 and st.life[0] == 10  # summons take 3, summoners 2
 
 
+@pytest.mark.seed("summoners-quest:66.1", "summoners-quest:66.3")
 def test_equipment_negates_a_trap_before_the_roll():
     # "equipment will first negate traps" ; "circumstantial effects (such as evading one trap)"
     st = fresh()
@@ -73,6 +77,7 @@ def test_trap_negation_bonus_from_equipment():
     assert st.life[0] == 10
 
 
+@pytest.mark.seed("summoners-quest:66.1", "summoners-quest:66.4")
 def test_traps_resolve_before_combat():
     # "The order of operations is as follows: Equipment Effects, traps, combat, and space effects."
     st = fresh()
@@ -86,6 +91,7 @@ def test_traps_resolve_before_combat():
 
 
 # -- Spells ---------------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:52.2")
 def test_spell_range_counts_spaces_and_closed_gates_block_it():
     # "A number in the range section denotes how many spaces away ... the spell may affect"
     st = fresh()
@@ -104,6 +110,7 @@ def test_spell_range_counts_spaces_and_closed_gates_block_it():
     assert ("cast", "fireball", "P1") in st.legal_actions()
 
 
+@pytest.mark.seed("summoners-quest:52.1", "summoners-quest:52.5")
 def test_range_zero_means_own_space_and_spells_are_before_or_after_moving():
     # "Cards without a range or a range of 0 may only affect those in the same space"
     st = fresh()
@@ -118,6 +125,7 @@ def test_range_zero_means_own_space_and_spells_are_before_or_after_moving():
     assert any(a[0] == "cast" for a in st.legal_actions())  # after movement
 
 
+@pytest.mark.seed("summoners-quest:28.2", "summoners-quest:52.4", "summoners-quest:52.6")
 def test_space_spell_hits_enemy_pieces_only_and_spell_is_discarded():
     st = fresh()
     give(st, 0, "lightning_storm")
@@ -136,6 +144,7 @@ def test_silenced_summoner_cannot_cast():
 
 
 # -- Equipment ---------------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:62.1")
 def test_equipping_costs_mana_and_three_items_at_most():
     # "A player may only equip up to 3 items at any one time."
     st = fresh()
@@ -162,6 +171,7 @@ def test_equipping_a_monster_needs_it_within_one_space():
     assert ("equip", "aegis", near) in acts and ("equip", "aegis", far) not in acts
 
 
+@pytest.mark.seed("summoners-quest:54.7")
 def test_one_at_will_equipment_ability_per_turn_and_mjolnirs_lightning_bolt():
     # "Only one equipment's "at-will" ability may be used per turn"
     st = fresh()
@@ -180,6 +190,7 @@ def test_one_at_will_equipment_ability_per_turn_and_mjolnirs_lightning_bolt():
     assert any(a[0] == "use" for a in st.legal_actions())
 
 
+@pytest.mark.seed("summoners-quest:54.4", "summoners-quest:54.8")
 def test_expended_equipment_is_discarded_after_use():
     # "Some are expended upon their use"
     st = fresh()
@@ -191,6 +202,7 @@ def test_expended_equipment_is_discarded_after_use():
 
 
 # -- Status effects ---------------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:64.2")
 def test_a_player_holds_three_effects_at_most():
     # "A player may only be affected by up to 3 effects at once."
     st = fresh()
@@ -201,6 +213,7 @@ def test_a_player_holds_three_effects_at_most():
     assert st.status[1][0] == ["poisoned", 4]
 
 
+@pytest.mark.seed("summoners-quest:64.4")
 def test_a_monster_holds_one_effect_and_a_new_one_replaces_it():
     # "Any new effect will override a previous effect on a monster."
     st = fresh()
@@ -314,6 +327,7 @@ def test_thorn_hedge_poison_bites_once():
     assert bites(st) == [8, 8, 8, 8]
 
 
+@pytest.mark.seed("summoners-quest:64.1")
 def test_poisoned_two_turns_bites_twice_from_a_trap_as_from_a_spell():
     # Poison Darts (trap, "poisoned for 2 turns") and Poison Cloud (spell, "poisoned for 2 turns")
     st, _ = spring_on_own_turn("poison_darts", "summoner")
@@ -367,6 +381,7 @@ def test_self_statuses_count_the_turn_they_are_cast_only_before_the_roll():
     (("drain", 4), lambda st: st.mana[1] == 2 and st.used[1] == 4),
     (("shatter",), lambda st: st.equip[1] == [] and st.deck.discard_pile[-1] == "aegis"),
 ])
+@pytest.mark.seed("summoners-quest:54.8")
 def test_piece_effects(effect, check):
     st = fresh()
     st.pos[1] = 10
@@ -377,6 +392,7 @@ def test_piece_effects(effect, check):
     assert check(st)
 
 
+@pytest.mark.seed("summoners-quest:64.4")
 def test_heal_and_cleanse_on_a_summon():
     st = fresh()
     s = put(st, 0, "hydra", 3)

@@ -1,5 +1,7 @@
 """Combat, post-combat push-backs and the chamber of victory, with scripted dice."""
 
+import pytest
+
 from .helpers import fresh, put, rolled, script
 
 CH = 44
@@ -12,6 +14,7 @@ def attack_setup(players=2):
     return st
 
 
+@pytest.mark.seed("summoners-quest:32.3", "summoners-quest:42.1", "summoners-quest:44.1", "summoners-quest:46.2", "summoners-quest:58.1", "summoners-quest:66.6")
 def test_moving_onto_an_enemy_starts_combat_and_the_winner_deals_damage():
     # "A player attacks when they move their token or summon onto a space occupied by ... another
     # player.  ... each player involved rolls a d6; the one with the higher roll wins"
@@ -27,6 +30,7 @@ def test_moving_onto_an_enemy_starts_combat_and_the_winner_deals_damage():
     assert st.usage["combat:won"] == [1, 0]
 
 
+@pytest.mark.seed("summoners-quest:46.1", "summoners-quest:32.3")
 def test_losing_attacker_is_pushed_back_and_takes_that_space_effect():
     # "If the attacker loses combat, they must move back one space ... and then can activate the
     # space effect on the space they are pushed back to"
@@ -39,6 +43,7 @@ def test_losing_attacker_is_pushed_back_and_takes_that_space_effect():
     assert st.stack[-1].kind == "portal" and st.stack[-1].seat == 0
 
 
+@pytest.mark.seed("summoners-quest:42.3")
 def test_ties_are_rerolled():
     st = attack_setup()
     script(st, 3, 3, 5, 2)
@@ -55,6 +60,7 @@ def test_ties_go_to_the_defender_in_the_variant():
     assert st.life == [8, 10]
 
 
+@pytest.mark.seed("summoners-quest:42.4")
 def test_damage_summon_attacker_deals_its_attack():
     # "If the attacker is a summon card, the damage dealt is specified by the "Attack" entry"
     st = fresh()
@@ -68,6 +74,7 @@ def test_damage_summon_attacker_deals_its_attack():
     assert st.life[1] == 6
 
 
+@pytest.mark.seed("summoners-quest:42.6")
 def test_damage_summoner_against_summon_equals_current_life():
     # "If a Summoner token attacks a summon card, they deal damage equal to their current number of
     # life stones, instead."
@@ -81,6 +88,7 @@ def test_damage_summoner_against_summon_equals_current_life():
     assert not st.summons
 
 
+@pytest.mark.seed("summoners-quest:42.5")
 def test_damage_summoner_is_two_plus_modifiers():
     # "the damage dealt is a base of 2 plus any modifiers from spells or equipment"
     st = attack_setup()
@@ -90,6 +98,7 @@ def test_damage_summoner_is_two_plus_modifiers():
     assert st.life[1] == 7
 
 
+@pytest.mark.seed("summoners-quest:42.2")
 def test_attacker_chooses_the_target_among_several():
     # "the attacker chooses which one to attack"
     st = attack_setup(3)
@@ -102,6 +111,7 @@ def test_attacker_chooses_the_target_among_several():
     assert st.life == [10, 10, 8] and st.pos[1] == 5
 
 
+@pytest.mark.seed("summoners-quest:44.2", "summoners-quest:44.3")
 def test_defender_may_defend_with_a_summon():
     # "the defender may choose to defend using their summon, forcing the attacker to attack the
     # summon instead of the Summoner"
@@ -119,6 +129,7 @@ def test_defender_may_defend_with_a_summon():
     assert st.life == [7, 10]  # Talos (attack 3) won and hit the summoner
 
 
+@pytest.mark.seed("summoners-quest:48.6")
 def test_combat_abilities_are_used_before_the_dice():
     # "All abilities must be activated prior to rolling the dice to determine a winner in combat."
     st = fresh()
@@ -152,6 +163,7 @@ def end(st):
     st.apply(("end",))
 
 
+@pytest.mark.seed("summoners-quest:20.3b", "summoners-quest:38.4")
 def test_hold_the_chamber_three_turns_from_the_following_turn():
     # "The chamber of victory is a single, large space that must be held for 3 turns, starting at
     # the beginning of the following turn."
@@ -173,6 +185,7 @@ def test_summons_do_not_hold_the_chamber():
     assert not st.is_over() and st.hold == [0, 0]
 
 
+@pytest.mark.seed("summoners-quest:38.6", "summoners-quest:38.10")
 def test_defeated_occupant_is_evicted_to_the_attackers_portal_and_loses_the_count():
     # "placed back to the portal just outside of the gate that the player who initiated combat
     # entered from" ... "If evicted by any means, the amount of turns ... is reset"
@@ -243,6 +256,7 @@ def monster_in_the_chamber():
     return st, s
 
 
+@pytest.mark.seed("summoners-quest:38.7")
 def test_monster_defending_in_the_chamber_moves_the_attacker_out():
     # "If a player in the victory space has a monster with them and the monster loses, the attacker
     # moves one space outside of the victory space. On the next turn, the attacking monster may

@@ -1,5 +1,7 @@
 """Rule scenarios, quoting the seed (seeds/004), from explicit positions with scripted dice."""
 
+import pytest
+
 from boardlab.engine import make
 
 from .helpers import fresh, give, put, rolled, script
@@ -9,6 +11,7 @@ GATE0 = 32  # gate of the portal at space 4
 
 
 # -- Setup --------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:16.1", "summoners-quest:17.1", "summoners-quest:22.5", "summoners-quest:56.1", "summoners-quest:58.1")
 def test_setup_life_mana_and_starting_hand():
     # "Each player gets 10 life stones and 6 mana stones."  Ledger: 3 starting cards.
     st = make("summoners-quest", players=3).new_state(5)
@@ -19,6 +22,7 @@ def test_setup_life_mana_and_starting_hand():
     assert st.hands == [[], [], []]
 
 
+@pytest.mark.seed("summoners-quest:22.1")
 def test_order_ties_reroll():
     # "If two or more players tie, they roll to break the tie amongst them, while still remaining
     # within the same turn as they originally rolled."
@@ -29,6 +33,7 @@ def test_order_ties_reroll():
     assert st.roll_order([0, 1, 2]) == [2, 0, 1]
 
 
+@pytest.mark.seed("summoners-quest:30.1")
 def test_temple_choice():
     # "Each player chooses a starting space at one of the Mana Temples"
     st = make("summoners-quest", players=2).new_state(3)
@@ -41,6 +46,7 @@ def test_temple_choice():
 
 
 # -- Movement ------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:22.6", "summoners-quest:40.2")
 def test_move_full_roll_clockwise_and_mandatory():
     # "The player moves the full roll of the die when moving only the Summoner token"
     st = fresh()
@@ -57,6 +63,7 @@ def test_no_move_possible_gives_stay():
     assert st.legal_actions() == (("stay",),)
 
 
+@pytest.mark.seed("summoners-quest:40.6")
 def test_summons_may_move_backwards():
     # "Summons have the option of moving backwards instead."
     st = fresh()
@@ -67,6 +74,7 @@ def test_summons_may_move_backwards():
     assert not any(a[1] == "P" and a[3] == -2 for a in acts)
 
 
+@pytest.mark.seed("summoners-quest:40.4")
 def test_move_both_half_roll_rounded_down():
     # "halving their roll and moving the Summoner token and their summon at the same time.
     # Round down when halving the roll (if an 11 move 5)."
@@ -104,6 +112,7 @@ def test_passing_through_triggers_nothing():
     assert st.life == [10, 10] and 2 in st.traps and st.combat is None
 
 
+@pytest.mark.seed("summoners-quest:34.2")
 def test_portal_jump_optional_then_resolves_arrival():
     # "If you land on a portal you have the option of using it or not, but must move in a
     # clockwise direction to the next portal if you decide to use it."
@@ -118,6 +127,7 @@ def test_portal_jump_optional_then_resolves_arrival():
     assert st.pos[0] == 12 and st.life[0] == 8 and not st.stack and st.phase == "post"
 
 
+@pytest.mark.seed("summoners-quest:36.3", "summoners-quest:36.4", "summoners-quest:56.2")
 def test_gate_opens_for_ten_mana_while_moving():
     # "If a player wishes to open a gate, they must spend 10 mana points to open a single gate.
     # Once a gate is open, any and all players or summons may cross through the gate freely."
@@ -140,6 +150,7 @@ def test_gate_opens_for_ten_mana_while_moving():
     assert st.mana[1] == 6
 
 
+@pytest.mark.seed("summoners-quest:36.3")
 def test_gates_at_will_variant():
     # Alternative reading: a gate is opened from anywhere as an at-will action, not while moving.
     st = fresh(variant="gates-at-will")
@@ -159,6 +170,7 @@ def test_gates_at_will_variant():
     assert ("move", "P", GATE0, 0) in st.legal_actions()
 
 
+@pytest.mark.seed("summoners-quest:38.5")
 def test_chamber_ends_movement_and_holds_its_occupant():
     # "Once on the space, the player, or any residing summon, may not leave that space unless evicted."
     st = fresh()
@@ -173,6 +185,7 @@ def test_chamber_ends_movement_and_holds_its_occupant():
     assert st.legal_actions() == (("stay",),)
 
 
+@pytest.mark.seed("summoners-quest:38.3")
 def test_halls_are_one_way_unless_reversed():
     # "This is a one-way path and may not be backtracked unless under the effect of a spell, trap,
     # or ability that reverses movement direction."
@@ -188,6 +201,7 @@ def test_halls_are_one_way_unless_reversed():
 
 
 # -- Mana --------------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:56.3")
 def test_mana_recovery_at_start_of_turn():
     # "At the beginning of a player's turn they recover two mana stones from the used pile"
     st = fresh()
@@ -197,6 +211,7 @@ def test_mana_recovery_at_start_of_turn():
     assert st.active == 1 and st.mana[1] == 3 and st.used[1] == 3
 
 
+@pytest.mark.seed("summoners-quest:30.3", "summoners-quest:56.4")
 def test_temple_crossing_adds_two_maximum_mana():
     # "When a summoner token crosses over the Mana Temple space that they started from, they gain
     # two additional Mana Stone."  Ledger: landing on it counts; jumps and effects do not.
@@ -218,6 +233,7 @@ def test_temple_crossing_adds_two_maximum_mana():
     assert st.pos[0] == 4 and st.mana[0] == 6
 
 
+@pytest.mark.seed("summoners-quest:30.2")
 def test_temple_discount():
     # "they are able to use cards from their hands at a minus 1 Mana cost, to a minimum of 1"
     st = fresh()
@@ -231,6 +247,7 @@ def test_temple_discount():
 
 
 # -- Cards ------------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:32.2", "summoners-quest:66.6")
 def test_focus_point_draws_for_the_summoner_only():
     # "When a summoner token lands on the space, they draw a card"
     st = fresh()
@@ -249,6 +266,7 @@ def test_focus_point_draws_for_the_summoner_only():
     assert st.hands[0] == []
 
 
+@pytest.mark.seed("summoners-quest:26.2")
 def test_full_hand_discards_before_drawing():
     # "If they have 5 cards and want to draw a card, they must first discard a card"
     st = fresh()
@@ -261,6 +279,7 @@ def test_full_hand_discards_before_drawing():
     assert len(st.hands[0]) == 5 and "gust" not in st.hands[0] and st.deck.discard_pile[-1] == "gust"
 
 
+@pytest.mark.seed("summoners-quest:28.4")
 def test_discard_pile_reshuffles_only_when_the_deck_is_empty():
     # "The discard pile may not be interacted with until all cards have been drawn."
     st = fresh()
@@ -273,6 +292,7 @@ def test_discard_pile_reshuffles_only_when_the_deck_is_empty():
     assert len(st.deck.discard_pile) == 0 and len(st.deck.draw_pile) == 98
 
 
+@pytest.mark.seed("summoners-quest:26.1")
 def test_draw_effects_stop_at_the_hand_limit():
     # Ledger: a card that draws never makes you discard; drawing stops at 5.
     st = fresh()
@@ -283,6 +303,7 @@ def test_draw_effects_stop_at_the_hand_limit():
 
 
 # -- Summoning ---------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:24.1", "summoners-quest:24.2")
 def test_summoning_costs_mana_and_needs_a_free_space():
     # "A player may not cast a summon if there is another player or summon on the same square"
     st = fresh()
@@ -300,6 +321,7 @@ def test_summoning_costs_mana_and_needs_a_free_space():
     assert ("summon", "einherjar") not in st.legal_actions()
 
 
+@pytest.mark.seed("summoners-quest:48.1")
 def test_summon_ability_costs_mana_once_per_turn():
     # "In most cases these abilities require mana to cast."
     st = fresh()
@@ -318,6 +340,7 @@ def test_summon_ability_costs_mana_once_per_turn():
 
 
 # -- Life --------------------------------------------------------------------------------------
+@pytest.mark.seed("summoners-quest:58.3")
 def test_life_never_exceeds_ten():
     # "Life stones can not be gained past 10."
     st = fresh()
@@ -327,6 +350,7 @@ def test_life_never_exceeds_ten():
     assert st.life[0] == 10
 
 
+@pytest.mark.seed("summoners-quest:60.1")
 def test_summon_damage_counters_destroy_it():
     # "When the number of counters reaches the amount of life of a summon, that summon is destroyed."
     st = fresh()
@@ -349,6 +373,7 @@ def test_defeated_summoner_loses_summons_and_cards_but_traps_stay():
     assert st.winner is None
 
 
+@pytest.mark.seed("summoners-quest:20.3")
 def test_last_summoner_standing_wins():
     st = fresh(2)
     st.damage("P1", 12)
