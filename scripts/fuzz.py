@@ -8,7 +8,7 @@ Plays random games of ``--game`` (every variant and player count in turn) until
 
 * the game's invariants (:meth:`State.check_invariants`) after every decision,
   and that legal actions are non-empty tuples of ``str``/``int`` before the end;
-* every ``--every`` decisions: the JSON round-trip (the state's own document,
+* at decision 0, every ``--every`` decisions after it, and at the end: the JSON round-trip (the state's own document,
   and the same without its history, which takes the typed-decoding path),
   clone independence, determinization keeping each seat's view and legal
   actions, and strict refusal of bad input (type twins of legal actions, bad
@@ -49,6 +49,10 @@ from tests.conformance import (  # noqa: E402
 )
 
 
+MAX_FAILURES = 50
+"""A worker stops after this many failing games (they are reported; more would repeat them)."""
+
+
 def configurations(gid: str) -> list[tuple[str, int]]:
     cls = game_class(gid)
     return [(v.name, p) for v in cls.variants for p in range(cls.min_players, cls.max_players + 1)]
@@ -82,7 +86,7 @@ def play_one(gid: str, variant: str, players: int, seed: int, every: int, replay
     try:
         state.check_invariants()
         while not state.is_over() and state.decisions < max_decisions:
-            if state.decisions % every == every - 1:
+            if state.decisions % every == 0:  # decision 0 (the fresh state) included
                 check_json_forms(state)
                 out["clone_decisions"] += check_clone(state, rng)
                 check_no_leak(state, rng)
@@ -99,7 +103,12 @@ def play_one(gid: str, variant: str, players: int, seed: int, every: int, replay
             state.check_invariants()
         if state.is_over():
             check_apply_after_game_over(state)
+        # the end state gets the per-state checks too (a finished game's save, views and refusals)
         check_json_forms(state)
+        out["clone_decisions"] += check_clone(state, rng)
+        check_no_leak(state, rng)
+        out["bad_inputs"] += check_bad_actions(state)
+        out["checks"] += 1
         if replay:
             again = game.new_state(seed)
             for a in actions:
@@ -126,8 +135,8 @@ def chunk(args: tuple) -> dict[str, Any]:
                              "bad_inputs": 0, "tampered": 0, "failures": [], "cpu": 0.0}
     t0 = time.process_time()
     for seed in seeds:
-        if total["decisions"] >= budget:
-            break
+        if total["decisions"] >= budget or len(total["failures"]) >= MAX_FAILURES:
+            break  # (a game that fails at decision 0 adds no decisions: the failure cap ends the run)
         variant, players = configs[seed % len(configs)]
         res = play_one(gid, variant, players, seed, every, seed % replay_every == 0, seed % tamper_every == 0,
                        max_decisions)

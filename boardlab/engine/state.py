@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from .codec import copy_value, decode, encode, record
 from .errors import GameOverError, IllegalActionError, InvalidOptionError, SaveFileError
+from .files import parse_json
 from .rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -105,6 +106,8 @@ def _short(value: Any, limit: int = 120) -> str:
         text = repr(value)
     except RecursionError:  # pragma: no cover - absurdly nested input
         text = f"<deeply nested {type(value).__name__}>"
+    except ValueError:  # an integer too long to print
+        text = f"<{type(value).__name__} too large to show>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -209,7 +212,9 @@ class State:
         self._log = None
         self._log_len = 0
         self._legal = None
-        self._seed = seed
+        # a state set up with events off has no log of its setup, so its seed alone cannot
+        # re-derive it: like a simulation state after its first action, it has no history
+        self._seed = seed if game.record_events else None
         self._hist = None
         self._setup()
         return self
@@ -765,13 +770,19 @@ class State:
 
     @classmethod
     def loads(cls, text: str, game: "Game | None" = None) -> "State":
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveFileError(f"state is not valid JSON: {exc.msg}") from None
-        except RecursionError:
-            raise SaveFileError("state JSON is nested too deeply") from None
-        return cls.from_json(doc, game)
+        """:meth:`from_json` of the JSON ``text``; raises :class:`SaveFileError` (never another exception).
+
+        The text is parsed by :func:`~boardlab.engine.files.parse_json`: strict
+        JSON, integers of at most 40 digits, nesting at most 100 levels.
+        """
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise SaveFileError(f"a state must be given as JSON text, got {type(text).__name__}")
+        if not isinstance(text, str):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError:
+                raise SaveFileError("state is not UTF-8 text") from None
+        return cls.from_json(parse_json(text, "state", error=SaveFileError), game)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} turn={self.turn} decisions={self.decisions} acting={self.current_seat()}>"
