@@ -286,6 +286,12 @@ class HeuristicAgent(BaseAgent):
                 score += self._kill_value(b, e)
         if b.orb_cell is not None:
             score += 2.0 * (30 - min(30, b.dist[c][b.orb_cell]))
+        fa = b.archer_of(foe)
+        if (b.units[u]["kind"] == "archer" and b.opt["archer_contest"] and fa is not None and b.cell[fa] != c
+                and b.dist[c][b.cell[fa]] <= b.opt["archer_range"]):
+            # the revived archer meets the enemy archer and attacks in the contest (rules ledger 14)
+            p = (7 - b.opt["contest_target"]) / 6
+            score += p * self._kill_value(b, fa) - (1 - p) * KILL_VALUE["archer"]
         return score
 
     def _displace_score(self, b: _Board, e: int, c: int, me: str, foe: str) -> float:

@@ -8,9 +8,11 @@ The order at a stop is: landing attack, archer fire, then the Orb or a token
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from boardlab.engine.state import Prompt
 
-from .pieces import ARCHER, OFFENSIVE, SIDES, SORCERER, UNIT_NAMES, unit_id
+from .pieces import ARCHER, GREEN, OFFENSIVE, RED, SIDES, SORCERER, UNIT_NAMES, unit_id
 
 
 class CombatMixin:
@@ -41,16 +43,7 @@ class CombatMixin:
         if unit.kind == ARCHER and in_range and opt["archer_contest"]:
             # two archers meet, by its own move or "placed within range of him via magic" (a displaced
             # archer too, ledger 14): the archer that arrived is the attacker and needs 5 or 6
-            r = self.rng.roll(6)
-            won = r >= opt["contest_target"]
-            self._count("rule:archer-contest", unit.side)
-            self.emit(f"Archer contest: the {UNIT_NAMES[u]} rolls {r} and {'wins' if won else 'loses'}.",
-                      {"unit": u, "roll": r, "won": won})
-            if won:
-                self._count("rule:contest-won", unit.side)
-                self._attack(unit_id(foe, ARCHER), u, "attack:archer")
-            else:
-                self._attack(u, unit_id(foe, ARCHER), "attack:archer")
+            self._contest(u)
         elif in_range:
             # "Opposing pieces cannot stop within two spaces without being killed" (with no contest, an
             # archer is shot like any other piece)
@@ -67,6 +60,36 @@ class CombatMixin:
                 self._attack(targets[0], u, "attack:archer")
         if own:
             self._after_fire(u)
+
+    def _contest(self, u: int) -> None:
+        """Archer ``u`` arrived within range of the enemy archer: "the attacker rolls a d6", ``u`` attacking."""
+        side = self.units[u].side
+        foe = unit_id(1 - side, ARCHER)
+        r = self.rng.roll(6)
+        won = r >= self.game.opt["contest_target"]
+        self._count("rule:archer-contest", side)
+        self.emit(f"Archer contest: the {UNIT_NAMES[u]} rolls {r} and {'wins' if won else 'loses'}.",
+                  {"unit": u, "roll": r, "won": won})
+        if won:
+            self._count("rule:contest-won", side)
+            self._attack(foe, u, "attack:archer")
+        else:
+            self._attack(u, foe, "attack:archer")
+
+    def _placed(self, placed: Sequence[int], side: int) -> None:
+        """Units ``placed`` were put on new squares by a token, a revival or a respawn push (not a stop:
+        nobody is shot, ledger 26). If that brings the two archers within range, they meet and hold the
+        contest (ledger 14): the archer that was placed attacks; if both were (Mass Recall), the archer of
+        ``side``, whose token it was."""
+        if self.winner is not None or not self.game.opt["archer_contest"]:
+            return
+        archers = [unit_id(s, ARCHER) for s in (GREEN, RED)]
+        cells = [self.units[a].cell for a in archers]
+        if None in cells or self.game.castle.dist[cells[0]][cells[1]] > self.game.opt["archer_range"]:
+            return
+        moved = [a for a in archers if a in placed]
+        if moved:
+            self._contest(moved[0] if len(moved) == 1 else unit_id(side, ARCHER))
 
     def _after_fire(self, u: int) -> None:
         unit = self.units[u]

@@ -111,9 +111,10 @@ def load_castle(path: str | Path | None = None) -> Castle:
     return parse_castle(text, str(p))
 
 
-def load_tokens(path: str | Path | None, token_set: str) -> tuple[dict[str, int], dict[str, str]]:
-    """The token counts of ``token_set`` and the board reference texts (``path`` ``None``: the designed
-    file).  Raises :class:`ContentError`."""
+def load_tokens(path: str | Path | None, token_set: str) -> dict[str, int]:
+    """The token counts of ``token_set`` (``path`` ``None``: the designed file).  Raises
+    :class:`ContentError`.  The board's token reference is not content: it is generated from the rules
+    (:func:`~boardlab.games.blackfire.tokens.token_reference`), so a ``reference`` key is ignored."""
     p = DEFAULT_TOKENS if path is None else Path(path)
     doc: Any = load_json_file(p, "token file")
     if not isinstance(doc, dict) or not isinstance(doc.get("sets"), dict):
@@ -130,7 +131,4 @@ def load_tokens(path: str | Path | None, token_set: str) -> tuple[dict[str, int]
     total = sum(counts.values())
     if total != TOKENS_PER_GAME:
         raise ContentError(f"token file {p}: set {token_set!r} has {total} tokens; the rules need {TOKENS_PER_GAME}")
-    ref = doc.get("reference", {})
-    if not isinstance(ref, dict) or not all(isinstance(v, str) for v in ref.values()):
-        raise ContentError(f"token file {p}: 'reference' must map token kinds to texts")
-    return {k: n for k, n in counts.items() if n}, dict(ref)
+    return {k: n for k, n in counts.items() if n}

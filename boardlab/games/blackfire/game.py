@@ -25,6 +25,7 @@ from .content import load_castle, load_tokens
 from .features import BlackfireFeatures
 from .rules import BlackfireRules
 from .scene import build_scene
+from .tokens import token_reference
 from .view import BlackfireView
 
 _CASTLES: dict[str, Castle] = {}
@@ -109,7 +110,9 @@ class BlackfireGame(Game):
         if castle is None:
             castle = _CASTLES[str(path)] = load_castle(path)
         self.castle = castle
-        self.token_counts, self.token_reference = load_tokens(self.content_path("tokens"), self.opt["token_set"])
+        self.token_counts = load_tokens(self.content_path("tokens"), self.opt["token_set"])
+        # the board's reference is generated from these rules, so it cannot drift from them
+        self.token_reference = token_reference(self.opt, self.token_counts)
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
         return build_scene(self, view, actions)

@@ -193,7 +193,7 @@ class BlackfireRules(CombatMixin, TokensMixin, State):
             for e in range(3 * (1 - side), 3 * (1 - side) + 3):
                 cell = self.units[e].cell
                 if cell is not None:
-                    out.extend(("displace", e, c) for c in self._free_within(cell, 2))
+                    out.extend(("displace", e, c) for c in self._free_within(cell, 2) if not self._hands_a_win(e, c))
             return out or [("pass",)]
         if kind == "revive-token":
             side = self.units[d["unit"]].side
@@ -263,6 +263,12 @@ class BlackfireRules(CombatMixin, TokensMixin, State):
             if all(v.side != side and not self._guarded(v) and v.inv_until is None for v in occ.get(c, ())):
                 out.append(c)
         return out
+
+    def _hands_a_win(self, u: int, cell: int) -> bool:
+        """Whether putting unit ``u`` on ``cell`` by the enemy's magic would carry the Orb out: the winner
+        must "take" the Orb to the exit, so Displace and the respawn push never put the carrier on the
+        open exit (ledger 35)."""
+        return u == self.orb_holder and self.exit is not None and cell == self.game.castle.exits[self.exit]
 
     def _guarded(self, v: Unit) -> bool:
         return v.kind == WARRIOR and v.stance == DEFENSIVE
@@ -382,6 +388,7 @@ class BlackfireRules(CombatMixin, TokensMixin, State):
         unit.cell = cell
         unit.respawn = None
         self.emit(f"{how.capitalize()} revives the {UNIT_NAMES[u]} on {self.game.castle.label(cell)}.", {"unit": u, "cell": cell})
+        self._placed([u], side)
 
     def _respawn(self, u: int) -> None:
         unit = self.units[u]
@@ -393,22 +400,26 @@ class BlackfireRules(CombatMixin, TokensMixin, State):
         start = castle.green_start if side == GREEN else castle.red_starts[self.red_start]
         radius = self.game.opt["push_radius"]
         row = castle.dist[start]
+        pushed = []
         for e in range((1 - side) * 3, (1 - side) * 3 + 3):
             v = self.units[e]
             if v.cell is not None and radius and row[v.cell] <= radius:
                 v.cell = self._push_square(start, v.cell, radius + 1, e)
+                pushed.append(e)
                 self._count("rule:push", side)
                 self.emit(f"The {UNIT_NAMES[e]} is pushed back to {castle.label(v.cell)}.", {"unit": e, "cell": v.cell})
         unit.cell = self._nearest_free(start, ignore=u)
         self._count("rule:respawn", side)
         self.emit(f"The {UNIT_NAMES[u]} respawns on {castle.label(unit.cell)}.", {"unit": u, "cell": unit.cell})
+        self._placed(pushed, side)
 
     def _push_square(self, centre: int, frm: int, d: int, ignore: int) -> int:
         """The free square at walking distance ``d`` (or more) from ``centre`` nearest to ``frm``."""
         castle = self.game.castle
         row, here = castle.dist[centre], castle.dist[frm]
         occ = {v.cell for i, v in enumerate(self.units) if v.cell is not None and i != ignore}
-        options = [c for c in castle.cells if d <= row[c] < castle.FAR and c not in occ and c not in self.tokens]
+        options = [c for c in castle.cells if d <= row[c] < castle.FAR and c not in occ and c not in self.tokens
+                   and not self._hands_a_win(ignore, c)]
         return min(options, key=lambda c: (row[c], here[c], castle.manhattan(frm, c), c))
 
     def _count(self, key: str, side: int) -> None:

@@ -151,8 +151,9 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
                  ["Still hidden, by kind", ", ".join(f"{k} {n}" for k, n in hidden.items() if n) or "none"],
                  ["Open exit", f"#{open_exit}" if open_exit else "not rolled yet"],
                  ["Red start", f"#{red_start}" if red_start else "not rolled yet"]],
-        "cards": [{"id": f"ref-{k}", "name": k.capitalize(), "text": text.split(": ", 1)[-1], "face_down": False}
-                  for k, text in game.token_reference.items() if k in game.token_counts],
+        # generated from the rules' options (tokens.token_reference), so it cannot drift from them
+        "cards": [{"id": f"ref-{k}", "name": k.capitalize(), "text": text, "face_down": False}
+                  for k, text in game.token_reference.items()],
     })
     targets = []
     for i, a in enumerate(actions):
