@@ -224,6 +224,21 @@ def test_a_monster_holds_one_effect_and_a_new_one_replaces_it():
     assert (m.status, m.status_turns) == ("stunned", 1)
 
 
+@pytest.mark.parametrize("armour", ["shielded", "aegis"])
+def test_poison_is_damage_that_shielded_and_guard_reduce(armour):
+    # Designed (docs/rules, Status effects): poison deals 1 damage, and shielded or a guard item takes 1 off
+    st = fresh()
+    if armour == "shielded":
+        st.add_status("P1", "shielded", 3)
+    else:
+        st.equip[1] = ["aegis"]
+    st.add_status("P1", "poisoned", 2)
+    st.phase = "post"
+    st._legal = None
+    st.apply(("end",))  # seat 1's turn starts: the poison bites for nothing
+    assert st.active == 1 and st.life[1] == 10 and st.has_status("P1", "poisoned")
+
+
 def test_statuses_tick_at_the_end_of_their_owners_turn_and_poison_at_its_start():
     st = fresh()
     st.add_status("P1", "poisoned", 2)
