@@ -33,7 +33,10 @@ def _blackfire(game: Any) -> set[str]:
 
 
 def _dungeons_jewel(game: Any) -> set[str]:
-    tags = {f"item:{key}" for key in game.item_name}
+    # An item is an action's tag only when a player chooses it: using a cure against its hazard, or taking it
+    # from a defeated player (revision log). Attack items are drawn and work by themselves: not choices.
+    chosen = set(game.item_name) if game.opt_steal else set(game.cure.values())
+    tags = {f"item:{key}" for key in chosen}
     tags |= {"rule:move", "rule:attack", "rule:dragon", "rule:secret_token", "rule:reveal_token", "token:wall",
              "rule:use_item", "rule:roll", "rule:steal"}
     return tags
@@ -80,6 +83,28 @@ def explored_tags(game: Any, games: int = 3, max_steps: int = 3000) -> set[str]:
     return seen
 
 
+def optional_tags(game: Any, games: int = 3, max_steps: int = 3000) -> set[str]:
+    """Tags met in ``games`` random games on a legal action while another legal action lacked them.
+
+    Only such a tag can change a game when restricted: a tag every legal action carries (or none) is forced.
+    """
+    from boardlab.engine.rng import Rng
+
+    seen: set[str] = set()
+    for s in range(games):
+        state = game.new_state(s)
+        rng = Rng(s)
+        for _ in range(max_steps):
+            if state.current_seat() is None:
+                break
+            legal = state.legal_actions()
+            tagged = [set(state.action_tags(a)) for a in legal]
+            for tags in tagged:
+                seen.update(t for t in tags if t not in seen and any(t not in other for other in tagged))
+            state.apply(legal[rng.below(len(legal))])
+    return seen
+
+
 def game_tags(game: Any) -> tuple[str, ...]:
     """The sorted tag vocabulary of a configured game."""
     declared = getattr(type(game), "action_tag_vocabulary", None)
@@ -102,6 +127,11 @@ def check_tags(game: Any, tags: Iterable[str], option: str = "--restrict") -> li
     for tag in tags:
         text = tag.strip()
         hit = by_lower.get(text.lower())
+        if hit is None and text.lower() in {k.lower() for k in getattr(game, "stat_keys", ())}:
+            raise InvalidOptionError(
+                f"{option}: {text} is something that happens to a player in {game.id} (drawn, rolled or dealt), not a "
+                "choice an agent makes, so restricting it would change nothing; to test it, remove it from the game's "
+                "designed content (a content file or option)")
         if hit is None:
             close = difflib.get_close_matches(text.lower(), list(by_lower), n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(repr(by_lower[c]) for c in close)}?" if close else ""
