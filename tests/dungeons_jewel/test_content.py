@@ -10,6 +10,7 @@ from boardlab.engine import ContentError, make
 from boardlab.games.dungeons_jewel.content import DEFAULT_CONTENT, load_content
 
 
+@pytest.mark.seed("dungeons-jewel:19.3")
 def test_designed_content_counts():
     c = load_content()
     assert c.designed

@@ -27,6 +27,7 @@ def _secret_names(s, seat) -> dict[str, str]:
             if s.tokens[c] is not None and not _knows(s, seat, c)}
 
 
+@pytest.mark.seed("dungeons-jewel:61.5")
 @pytest.mark.parametrize("variant,players,seed", [("rulebook", 4, 1), ("concept", 3, 2), ("revised", 2, 3), ("rulebook", 4, 4)])
 def test_face_down_tokens_never_leak(variant, players, seed):
     game = make("dungeons-jewel", players=players, variant=variant)
@@ -95,6 +96,7 @@ def test_determinize_redeals_only_unseen_faces():
     assert all(s.determinize(1, Rng(i)).tokens[cell(2, 0)] == "monster" for i in range(20))
 
 
+@pytest.mark.seed("dungeons-jewel:17.7", "dungeons-jewel:61.5")
 def test_drawn_token_event_is_private():
     s = blank()
     s.pile = ["quicksand"]

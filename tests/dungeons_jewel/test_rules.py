@@ -12,6 +12,7 @@ FACE_UP = 1 << 8
 
 
 # -- Setup ---------------------------------------------------------------------
+@pytest.mark.seed("dungeons-jewel:13.2", "dungeons-jewel:19.5", "dungeons-jewel:21.2", "dungeons-jewel:57.1", "dungeons-jewel:61.11")
 def test_players_start_on_the_corners_clockwise():
     """"each player starts on a corner" -- seats take the corners clockwise from the top left."""
     assert make("dungeons-jewel", players=4).board.starts == STARTS
@@ -20,6 +21,7 @@ def test_players_start_on_the_corners_clockwise():
     assert s.health == [2, 2, 2, 2] and s.power == [0, 0, 0, 0]
 
 
+@pytest.mark.seed("dungeons-jewel:57.1")
 def test_two_and_three_player_starts():
     """Ledger: 2 players take opposite corners; 3 players the first three corners clockwise."""
     assert make("dungeons-jewel", players=2).board.starts == (STARTS[0], STARTS[2])
@@ -30,6 +32,7 @@ def test_two_and_three_player_starts():
         make("dungeons-jewel", players=1)
 
 
+@pytest.mark.seed("dungeons-jewel:17.1", "dungeons-jewel:17.2", "dungeons-jewel:57.4", "dungeons-jewel:57.5")
 def test_highest_roll_starts_and_ties_roll_again():
     """"The person who rolls the highest has to shuffle and start first." Ties roll again."""
     s = blank()
@@ -40,6 +43,7 @@ def test_highest_roll_starts_and_ties_roll_again():
     assert s.rng.done()
 
 
+@pytest.mark.seed("dungeons-jewel:13.4", "dungeons-jewel:17.2b", "dungeons-jewel:25.1")
 def test_turns_go_clockwise():
     """"turns then follow clockwise" -- seat order is the corners' clockwise order."""
     s = blank()
@@ -50,6 +54,7 @@ def test_turns_go_clockwise():
 
 
 # -- Basic rules: movement -----------------------------------------------------------
+@pytest.mark.seed("dungeons-jewel:17.3", "dungeons-jewel:17.4", "dungeons-jewel:61.1", "dungeons-jewel:61.2")
 def test_moves_are_orthogonal_only():
     """"Spaces that are adjacent excluding diagonals are legal moves.\""""
     s = blank()
@@ -70,6 +75,7 @@ def test_players_may_share_a_room():
 
 
 # -- Basic rules: drawing and placing dungeon tokens -------------------------------------
+@pytest.mark.seed("dungeons-jewel:17.5", "dungeons-jewel:17.7", "dungeons-jewel:17.8", "dungeons-jewel:61.4", "dungeons-jewel:61.5")
 def test_drawn_token_is_secret_to_the_drawer():
     """"The player reads the dungeon token without anyone else seeing, and then places it face down
     on the space that they are going to move to, and then moves to that space.\""""
@@ -86,6 +92,7 @@ def test_drawn_token_is_secret_to_the_drawer():
     assert set(s.legal_actions()) == {("place", "secret"), ("place", "reveal")}
 
 
+@pytest.mark.seed("dungeons-jewel:17.9")
 def test_drawer_may_reveal_or_keep_the_token_secret():
     """"The player can choose to keep the hazard on the space as a secret" (or show it)."""
     for choice, public in (("secret", False), ("reveal", True)):
@@ -100,6 +107,7 @@ def test_drawer_may_reveal_or_keep_the_token_secret():
         assert s.legal_actions() == (("roll",),)  # then the hazard
 
 
+@pytest.mark.seed("dungeons-jewel:23.1", "dungeons-jewel:61.14")
 def test_existing_token_is_looked_at_not_redrawn():
     """"If the space ... already has a dungeon token currently on it, then the player can look at the
     token to see what hazard awaits them, instead of redrawing a new token.\""""
@@ -128,6 +136,7 @@ def test_start_corners_and_empty_pile_hold_no_token():
 
 
 # -- Basic rules: hazards, items and loot ----------------------------------------------------
+@pytest.mark.seed("dungeons-jewel:17.11", "dungeons-jewel:19.1", "dungeons-jewel:19.5", "dungeons-jewel:21.1", "dungeons-jewel:61.6", "dungeons-jewel:61.9", "dungeons-jewel:61.10", "dungeons-jewel:61.12", "dungeons-jewel:71.1", "dungeons-jewel:99.1")
 @pytest.mark.parametrize("variant,face,survives", [
     ("rulebook", 3, False), ("rulebook", 4, True),   # "A roll of 4 or higher means the player survived"
     ("concept", 2, False), ("concept", 3, True),      # concept: "A roll of three or higher is a successful roll."
@@ -149,6 +158,7 @@ def test_hazard_survival_roll(variant, face, survives):
     assert s.power[0] == (1 if survives else 0)
 
 
+@pytest.mark.seed("dungeons-jewel:19.2")
 def test_loot_is_revealed_to_everyone():
     """"The player must reveal what they got to the other players.\""""
     s = blank()
@@ -163,6 +173,7 @@ def test_loot_is_revealed_to_everyone():
         assert any(e["data"].get("item") == "spike_boots" for e in s.events(seat) if e["data"])
 
 
+@pytest.mark.seed("dungeons-jewel:75.3", "dungeons-jewel:75.4")
 def test_no_loot_from_a_room_that_already_had_a_token():
     """"If there is already a token face down on the spot a player is moving toward, then the player
     can only survive the hazard, but cannot gain any loot from the room.\""""
@@ -175,6 +186,7 @@ def test_no_loot_from_a_room_that_already_had_a_token():
     assert s.items[0] == [] and s.deck == ["broadsword"] and s.health[0] == 2
 
 
+@pytest.mark.seed("dungeons-jewel:17.10", "dungeons-jewel:61.7", "dungeons-jewel:71.2", "dungeons-jewel:75.2", "dungeons-jewel:99.1")
 def test_item_survives_hazard_without_rolling_and_still_loots():
     """"If a player has an item that corresponds to a dungeon token, then they do not have to survive
     the hazard, and can take the loot from within a room without having to do a dice roll.\""""
@@ -191,6 +203,7 @@ def test_item_survives_hazard_without_rolling_and_still_loots():
     assert s.metrics()["rule:item_used"] == [1, 0, 0, 0]
 
 
+@pytest.mark.seed("dungeons-jewel:61.7", "dungeons-jewel:61.8", "dungeons-jewel:81.1", "dungeons-jewel:93.1", "dungeons-jewel:120.1")
 @pytest.mark.parametrize("hazard,item", [
     ("spike", "spike_boots"), ("gas", "awakening_spell"), ("fire", "fire_cloak"), ("trapdoor", "winged_shoes"),
     ("water", "water_spell"), ("dart", "poison_treatment"), ("quicksand", "lightweight_shoes"),
@@ -210,6 +223,7 @@ def test_each_survival_item_matches_its_hazard(hazard, item):
     assert other.legal_actions() == (("roll",),)
 
 
+@pytest.mark.seed("dungeons-jewel:61.7")
 def test_items_are_kept_after_use():
     """Ledger: the seed never says an item is spent; it keeps protecting its owner."""
     s = blank()
@@ -234,6 +248,7 @@ def test_treasure_runs_out():
 
 
 # -- Basic rules: health ---------------------------------------------------------------
+@pytest.mark.seed("dungeons-jewel:21.2b", "dungeons-jewel:61.13")
 @pytest.mark.parametrize("variant,respawn", [("rulebook", 2), ("concept", 3), ("revised", 2)])
 def test_out_of_health_returns_to_start(variant, respawn):
     """Rulebook: "does not have any health points left, then they must move back to their starting space";
@@ -248,6 +263,7 @@ def test_out_of_health_returns_to_start(variant, respawn):
 
 
 # -- Special spaces ------------------------------------------------------------------------
+@pytest.mark.seed("dungeons-jewel:118.3")
 def test_trap_door_failure_sends_home_without_damage():
     """"If the player fails, then the player does not lose a health point, but does move back to their starting position.\""""
     s = blank()
@@ -259,6 +275,7 @@ def test_trap_door_failure_sends_home_without_damage():
     assert s.pos[0] == STARTS[0] and s.health[0] == 2
 
 
+@pytest.mark.seed("dungeons-jewel:118.1", "dungeons-jewel:118.2")
 def test_trap_door_success_is_a_normal_survival():
     s = blank()
     s.pile = ["trapdoor"]
@@ -270,6 +287,7 @@ def test_trap_door_success_is_a_normal_survival():
     assert s.pos[0] == cell(1, 0) and s.items[0] == ["shield"]
 
 
+@pytest.mark.seed("dungeons-jewel:19.4", "dungeons-jewel:33.2", "dungeons-jewel:33.3", "dungeons-jewel:120.1", "dungeons-jewel:120.2", "dungeons-jewel:120.3", "dungeons-jewel:120.4")
 @pytest.mark.parametrize("power,face,survives", [(0, 5, False), (0, 6, True), (2, 3, False), (2, 4, True)])
 def test_monster_needs_die_plus_attack_higher_than_five(power, face, survives):
     """"The player must roll the die and then add it to their attack power. The sum must be higher than 5.\""""
@@ -282,6 +300,7 @@ def test_monster_needs_die_plus_attack_higher_than_five(power, face, survives):
     assert s.health[0] == (2 if survives else 1)
 
 
+@pytest.mark.seed("dungeons-jewel:122.1", "dungeons-jewel:122.2")
 def test_wall_is_face_up_turned_by_the_drawer_and_blocks_movement():
     """"If a player draws a wall dungeon token, then they get to decide which way it is facing, and must
     leave it facing up ... The player does not need to roll, and also does not get any loot.\""""
@@ -305,6 +324,7 @@ def test_wall_is_face_up_turned_by_the_drawer_and_blocks_movement():
     assert cell(3, 2) not in moves(s)
 
 
+@pytest.mark.seed("dungeons-jewel:122.1")
 def test_wall_is_never_turned_to_a_side_already_blocked():
     """Ledger 33: "they get to decide which way it is facing": the drawer turns the wall to a side it
     blocks; a side already walled off (by the neighbour's wall) is not offered."""
@@ -319,6 +339,7 @@ def test_wall_is_never_turned_to_a_side_already_blocked():
     assert set(s.legal_actions()) == {("wall", d) for d in "NSW"}
 
 
+@pytest.mark.seed("dungeons-jewel:122.2")
 def test_entering_a_wall_room_needs_no_roll():
     s = blank()
     put(s, cell(1, 0), "wall", face_up=True)
@@ -327,6 +348,7 @@ def test_entering_a_wall_room_needs_no_roll():
     assert s.current_seat() == 1 and s.health[0] == 2
 
 
+@pytest.mark.seed("dungeons-jewel:122.1")
 def test_wall_may_not_seal_off_a_room():
     """Ledger: a wall facing that would cut the dungeon in two is not offered."""
     s = blank()
@@ -341,6 +363,7 @@ def test_wall_may_not_seal_off_a_room():
     assert ("wall", "E") in s.legal_actions()
 
 
+@pytest.mark.seed("dungeons-jewel:122.1")
 def test_wall_blocks_nothing_when_every_side_would_seal_a_room():
     """Ledger: if every facing would cut the dungeon in two, the wall is placed blocking nothing."""
     s = blank()
@@ -357,6 +380,7 @@ def test_wall_blocks_nothing_when_every_side_would_seal_a_room():
     assert s.walls == before and s.current_seat() == 1
 
 
+@pytest.mark.seed("dungeons-jewel:91.1")
 def test_walk_through_walls_spell():
     """"Walk through walls spell: Allows players to walk through a wall.\""""
     s = blank()
@@ -369,6 +393,7 @@ def test_walk_through_walls_spell():
 
 
 # -- The centre: the dragon and the jewel ----------------------------------------------------------
+@pytest.mark.seed("dungeons-jewel:13.3", "dungeons-jewel:19.4", "dungeons-jewel:25.2", "dungeons-jewel:25.3", "dungeons-jewel:25.4", "dungeons-jewel:25.5", "dungeons-jewel:61.16", "dungeons-jewel:61.17", "dungeons-jewel:61.18", "dungeons-jewel:61.19", "dungeons-jewel:61.21", "dungeons-jewel:174.1")
 @pytest.mark.parametrize("variant,target", [("rulebook", 11), ("concept", 10), ("revised", 9)])
 def test_dragon_needs_two_dice_plus_attack(variant, target):
     """Rulebook: "roll two dice, and add that roll to their attack power. This sum must be higher than ten";
@@ -386,6 +411,7 @@ def test_dragon_needs_two_dice_plus_attack(variant, target):
         assert s.tokens[CENTRE] is None  # "they do not draw a hazard card"
 
 
+@pytest.mark.seed("dungeons-jewel:25.5")
 def test_failed_dragon_fight_can_be_repeated_next_turn():
     """Ledger: a player who fails and survives stays at the centre and may fight again instead of moving."""
     s = blank()
@@ -413,6 +439,7 @@ def _win_the_jewel(**options):
     return s
 
 
+@pytest.mark.seed("dungeons-jewel:61.20")
 def test_jewel_carrier_steps_to_any_surrounding_space():
     """"the player gets the jewel, and on their next turn, moves to any space surrounding the center space\""""
     s = _win_the_jewel()
@@ -422,6 +449,7 @@ def test_jewel_carrier_steps_to_any_surrounding_space():
     assert moves(s) == {cell(3, 2), cell(4, 3), cell(3, 4), cell(2, 3)}
 
 
+@pytest.mark.seed("dungeons-jewel:61.20")
 def test_jewel_exit_is_only_on_the_next_turn():
     """Ledger 32: "on their next turn, moves to any space surrounding the center space" is that one turn.
     A carrier who spends it attacking, or who comes back to the centre later, moves like anyone else."""
@@ -442,6 +470,7 @@ def test_jewel_exit_is_only_on_the_next_turn():
     assert s.pos[0] == CENTRE and moves(s) == orthogonal
 
 
+@pytest.mark.seed("dungeons-jewel:13.5", "dungeons-jewel:25.7", "dungeons-jewel:25.9", "dungeons-jewel:53.1", "dungeons-jewel:61.24")
 def test_bringing_the_jewel_home_wins():
     """"If they make it to their starting space, then the game is over and that player wins.\""""
     s = blank()
@@ -470,6 +499,7 @@ def test_carrier_sent_home_drops_the_jewel():
     assert s.pos[0] == STARTS[0] and s.jewel is None and not s.is_over()
 
 
+@pytest.mark.seed("dungeons-jewel:61.22")
 def test_carrier_may_move_attack_and_survive_hazards_like_anyone():
     """Ledger: the carrier moves, draws tokens, loots and may attack; only the dragon is off limits."""
     s = blank()
@@ -481,6 +511,7 @@ def test_carrier_may_move_attack_and_survive_hazards_like_anyone():
 
 
 # -- Attacking -----------------------------------------------------------------------------------
+@pytest.mark.seed("dungeons-jewel:29.1", "dungeons-jewel:61.15", "dungeons-jewel:67.1")
 def test_attack_only_adjacent_or_same_room():
     """"Players can attack other players if they are adjacent to the player they want to attack." (no diagonals)"""
     s = blank()
@@ -492,6 +523,7 @@ def test_attack_only_adjacent_or_same_room():
     assert attacks == {1, 3}
 
 
+@pytest.mark.seed("dungeons-jewel:67.1")
 def test_walls_do_not_block_attacks():
     """Ledger: a wall stops walking, not fighting; an adjacent player behind a wall can be attacked."""
     s = blank()
@@ -502,6 +534,7 @@ def test_walls_do_not_block_attacks():
     assert cell(3, 2) not in moves(s) and ("attack", 1) in s.legal_actions()
 
 
+@pytest.mark.seed("dungeons-jewel:29.2", "dungeons-jewel:29.3", "dungeons-jewel:29.5", "dungeons-jewel:29.6", "dungeons-jewel:29.7", "dungeons-jewel:29.8", "dungeons-jewel:29.9", "dungeons-jewel:61.15", "dungeons-jewel:67.2", "dungeons-jewel:67.3", "dungeons-jewel:67.5")
 @pytest.mark.parametrize("rolls,powers,loser", [
     ((5, 3), (0, 0), 1),    # "If the attacking player wins, then the other player loses a health point."
     ((2, 4), (0, 0), 0),    # "If the attacked player wins, then the attacking player loses a health point."
@@ -525,6 +558,7 @@ def test_attack_contest(rolls, powers, loser):
     assert s.current_seat() == 1  # "If a player decides to attack, then they cannot move for that turn."
 
 
+@pytest.mark.seed("dungeons-jewel:29.4", "dungeons-jewel:67.4")
 def test_hazards_are_ignored_while_attacking():
     """"Hazards are ignored during attacking phases.\""""
     s = blank()
@@ -537,6 +571,7 @@ def test_hazards_are_ignored_while_attacking():
     assert s.rng.done() and s.health[:2] == [2, 2]
 
 
+@pytest.mark.seed("dungeons-jewel:61.23")
 def test_defeated_carrier_loses_the_jewel_to_the_attacker():
     """"If the player is attacked by another player and defeated, them that player gains the jewel\""""
     s = blank()
@@ -548,6 +583,7 @@ def test_defeated_carrier_loses_the_jewel_to_the_attacker():
     assert s.jewel == 0 and s.health[1] == 1
 
 
+@pytest.mark.seed("dungeons-jewel:61.23")
 def test_carrier_who_attacks_and_loses_gives_up_the_jewel():
     """Ledger: the jewel goes to whoever beats its carrier in a fight, attacker or defender."""
     s = blank()
@@ -559,6 +595,7 @@ def test_carrier_who_attacks_and_loses_gives_up_the_jewel():
     assert s.jewel == 1 and s.health[0] == 1
 
 
+@pytest.mark.seed("dungeons-jewel:61.24")
 def test_taking_the_jewel_on_your_own_start_wins():
     """Ledger: a fight winner who takes the jewel while standing on their own start is home with it."""
     s = blank()
@@ -569,6 +606,7 @@ def test_taking_the_jewel_on_your_own_start_wins():
     assert s.is_over() and s.results().winners == (0,)
 
 
+@pytest.mark.seed("dungeons-jewel:71.3", "dungeons-jewel:175.1")
 def test_fight_winner_takes_an_item_in_revised():
     """Revision log: "players can take one item from a player they defeat.\""""
     s = blank(variant="revised")
@@ -585,6 +623,7 @@ def test_fight_winner_takes_an_item_in_revised():
     assert s.current_seat() == 1
 
 
+@pytest.mark.seed("dungeons-jewel:71.3", "dungeons-jewel:175.1")
 def test_defender_who_wins_takes_the_item_in_revised():
     s = blank(variant="revised")
     place(s, 0, cell(2, 2))
@@ -597,6 +636,7 @@ def test_defender_who_wins_takes_the_item_in_revised():
     assert s.power[:2] == [0, 1] and s.current_seat() == 1  # then seat 1's own turn
 
 
+@pytest.mark.seed("dungeons-jewel:175.1")
 def test_no_item_taken_in_the_rulebook():
     s = blank()
     place(s, 0, cell(2, 2))
@@ -607,6 +647,7 @@ def test_no_item_taken_in_the_rulebook():
     assert s.items[1] == ["helmet"] and s.current_seat() == 1
 
 
+@pytest.mark.seed("dungeons-jewel:67.3")
 def test_defeated_player_out_of_health_starts_over():
     s = blank()
     place(s, 0, cell(2, 2))
@@ -627,6 +668,7 @@ def test_bad_options_are_refused():
         make("dungeons-jewel", options={"jewel_exit": "anywhere"})
 
 
+@pytest.mark.seed("dungeons-jewel:13.2")
 def test_bigger_board_option():
     g = make("dungeons-jewel", options={"board_size": 9})
     assert g.board.centre == 40 and g.board.starts == (0, 8, 80, 72)

@@ -32,7 +32,7 @@ def _slay(variant=None, **options):
 
 
 # -- the centre: leaving with the jewel (issue 29 item 11, ledger 34) ------------------------------------
-@pytest.mark.seed("dungeons-jewel:25.6")
+@pytest.mark.seed("dungeons-jewel:25.6", "dungeons-jewel:61.20")
 def test_concept_slayer_may_step_off_the_centre_on_any_later_turn():
     """Concept: "If the player succeeds, then they can move to any space surrounding the center space"
     (no "on their next turn"): a slayer who spends the next turn attacking may still step diagonally later.
@@ -143,7 +143,7 @@ def test_a_placed_token_stays_for_every_later_visitor_its_drawer_included():
 
 
 # -- the concept section's gaps (ledger 35) ------------------------------------------------------------
-@pytest.mark.seed("dungeons-jewel:19.1")
+@pytest.mark.seed("dungeons-jewel:19.1", "dungeons-jewel:75.4")
 def test_concept_loots_only_a_room_whose_token_you_drew():
     """Ledger 35: the concept says "If a player survives the hazard, then they get to pull a loot card";
     the concept variant keeps the rulebook's "Loot is only gotten the first time a player enters a room"."""

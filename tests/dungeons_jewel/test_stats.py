@@ -42,6 +42,7 @@ def _sample(base, actions, outcome, seed: int) -> int:
     return hits
 
 
+@pytest.mark.seed("dungeons-jewel:17.11", "dungeons-jewel:61.9")
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_hazard_roll(variant):
     base = blank(variant=variant)
@@ -53,6 +54,7 @@ def test_hazard_roll(variant):
     _assert_rate(hits, p)
 
 
+@pytest.mark.seed("dungeons-jewel:33.3", "dungeons-jewel:120.2", "dungeons-jewel:120.3")
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("power", [0, 2])
 def test_monster_roll(variant, power):
@@ -64,6 +66,7 @@ def test_monster_roll(variant, power):
     _assert_rate(hits, p)
 
 
+@pytest.mark.seed("dungeons-jewel:25.3", "dungeons-jewel:25.4", "dungeons-jewel:61.18", "dungeons-jewel:61.19", "dungeons-jewel:174.1")
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("power", [0, 3])
 def test_dragon_fight(variant, power):
@@ -90,6 +93,7 @@ def _contest(a: int, d: int) -> tuple[float, float, float]:
     return win, lose, tie
 
 
+@pytest.mark.seed("dungeons-jewel:29.2", "dungeons-jewel:67.2")
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("powers", [(0, 0), (2, 1)])
 def test_attack_contest(variant, powers):
