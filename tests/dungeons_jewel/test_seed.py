@@ -205,3 +205,25 @@ def test_concept_trap_door_uses_the_rulebook_special_space():
     s.apply(("move", cell(3, 0)))
     s.apply(("roll",))
     assert s.pos[0] == STARTS[0] and s.health[0] == 2
+
+
+@pytest.mark.seed("dungeons-jewel:120.4")
+def test_monster_survival_rules_remain_the_same():
+    """"The survival rules remain the same.": a monster survived in a new room loots, a lost one costs a health point."""
+    s = blank()
+    give(s, 0, "shield")
+    s.pile = ["monster"]
+    s.deck = ["gloves"]
+    s.rng = Dice(5)  # 5 + 1 = 6, higher than 5
+    s.apply(("move", cell(1, 0)))
+    s.apply(("place", "secret"))
+    s.apply(("roll",))
+    assert s.health[0] == 2 and s.items[0] == ["shield", "gloves"] and s.power[0] == 2
+    s = blank()
+    s.pile = ["monster"]
+    s.deck = ["gloves"]
+    s.rng = Dice(5)  # 5 + 0: not higher than 5
+    s.apply(("move", cell(1, 0)))
+    s.apply(("place", "secret"))
+    s.apply(("roll",))
+    assert s.health[0] == 1 and s.pos[0] == cell(1, 0) and s.items[0] == [] and s.deck == ["gloves"]
