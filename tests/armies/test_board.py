@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import chess
 from hypothesis import given, settings, strategies as hs
 
@@ -57,6 +59,7 @@ def _compare(st) -> None:
 
 @settings(max_examples=12, deadline=None)
 @given(hs.integers(0, 10**6))
+@pytest.mark.seed("armies:5.2")
 def test_no_deck_moves_equal_chess_pseudo_legal_moves(seed):
     """'unenhanced armies behave exactly like chess pieces': with no cards, the legal moves of random
     positions reached by play are python-chess's pseudo-legal moves (check is never a rule), castling
@@ -74,6 +77,7 @@ def test_no_deck_moves_equal_chess_pseudo_legal_moves(seed):
         st.apply(moves[rng.below(len(moves))] if moves and rng.below(10) else legal[rng.below(len(legal))])
 
 
+@pytest.mark.seed("armies:5.2")
 def test_initial_position_is_the_chess_setup():
     st = make("armies", variant="chess").new_state(0)
     assert _to_chess(st).board_fen() == chess.STARTING_BOARD_FEN
@@ -111,6 +115,7 @@ def test_promotion_choices_and_capture_promotion():
     assert at(st, "c8").kind == "N" and at(st, "c8").seat == 0
 
 
+@pytest.mark.seed("armies:86.2")
 def test_castling_ignores_attacked_squares():
     """The General is never 'in check', so castling through or out of attack is allowed (ledger)."""
     st = position({"e1": "K", "h1": "R", "a1": "R", "e8": "k", "f8": "r"}, active=0)
@@ -128,6 +133,7 @@ def test_castling_needs_unmoved_pieces_and_empty_squares():
     assert mv("e1", "g1") not in legal and mv("e1", "c1") not in legal
 
 
+@pytest.mark.seed("armies:44.1")
 def test_general_threatens_like_a_queen_but_moves_like_a_king():
     st = position({"d4": "K", "h8": "k", "d8": "p"}, active=0)
     g = at(st, "d4")
@@ -137,11 +143,13 @@ def test_general_threatens_like_a_queen_but_moves_like_a_king():
     assert moves == set(B.KING[sq("d4")])
 
 
+@pytest.mark.seed("armies:42.2")
 def test_pawn_threatens_diagonally_forward_only():
     st = position({"e1": "K", "e8": "k", "d4": "P"}, active=0)
     assert set(st.threats(at(st, "d4"))) == {sq("c5"), sq("e5")}
 
 
+@pytest.mark.seed("armies:96.1", "armies:96.2")
 def test_stealth_jumps_but_cannot_attack_after_jumping():
     """'Armies with stealth can jump over pieces ... If a stealth army jumps one or more pieces it
     cannot then attack as part of the same move.'"""
@@ -153,6 +161,7 @@ def test_stealth_jumps_but_cannot_attack_after_jumping():
     assert mv("a1", "a6") not in legal and mv("a1", "a7") in legal
 
 
+@pytest.mark.seed("armies:52.1", "armies:64.1")
 def test_moving_is_optional_and_one_army_moves():
     st = position({"e1": "K", "e8": "k", "a2": "P"}, active=0)
     assert ("pass",) in st.legal_actions()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import FixedRng, at, finish_payment, give, mv, play, position, sq, touch
 
 
@@ -11,6 +13,7 @@ def _play(st, name, primary, target):
 
 
 # -- Leaders -------------------------------------------------------------------
+@pytest.mark.seed("armies:42.3", "armies:66.4", "armies:114.1")
 def test_heavy_cavalry_cost_paid_with_support_and_enters_spent():
     """Heavy Cavalry, 5GG 6/5, *Cavalry*; 'Leader cards are spent when they come into play.'
     Supporters that threaten the square pay part; the primary pays at least one point."""
@@ -31,6 +34,7 @@ def test_heavy_cavalry_cost_paid_with_support_and_enters_spent():
     assert st.major_used
 
 
+@pytest.mark.seed("armies:46.5")
 def test_primary_must_pay_at_least_one_point():
     """'supporting pieces may not pay the entire cost of a card'."""
     st = position({"e1": "K", "e8": "k", "d1": "Q"}, hands=(["Shield Bearers"], []))
@@ -40,6 +44,7 @@ def test_primary_must_pay_at_least_one_point():
     assert play(st, "Shield Bearers", "e1", "d1") in st.legal_actions()
 
 
+@pytest.mark.seed("armies:46.1", "armies:46.4", "armies:46.5")
 def test_pay_prompt_step_by_step():
     st = position({"e1": "K", "e8": "k", "d1": "Q"}, hands=(["Shield Bearers"], []))
     give(at(st, "e1"), "LL")
@@ -52,6 +57,7 @@ def test_pay_prompt_step_by_step():
     assert at(st, "d1").leader == "Shield Bearers"
 
 
+@pytest.mark.seed("armies:122.1", "armies:128.1")
 def test_blood_cultist_sacrifice_gives_offense_until_end_of_turn():
     """Blood Cultist: 'E + Sacrifice a leader from anywhere: Blood Cultists army get's +2 offense until end of turn.'"""
     st = position({"e1": "K", "e8": "k", "a1": "R", "h1": "R"})
@@ -67,6 +73,7 @@ def test_blood_cultist_sacrifice_gives_offense_until_end_of_turn():
     assert st.offense(cult) == 1
 
 
+@pytest.mark.seed("armies:9.1", "armies:130.1")
 def test_shield_bearers_defense():
     """Shield Bearers, L 0/3."""
     st = position({"e1": "K", "e8": "k", "a1": "R"})
@@ -74,6 +81,7 @@ def test_shield_bearers_defense():
     assert st.defense(at(st, "a1")) == 3 and st.offense(at(st, "a1")) == 0
 
 
+@pytest.mark.seed("armies:62.3", "armies:136.1", "armies:142.1", "armies:142.2")
 def test_torani_cadet_ready_and_not_major():
     """Torani Cadet: 'does not come into play spent. Playing Torani Cadet does not count as a major action.'"""
     st = position({"e1": "K", "e8": "k", "d1": "Q", "d2": "P"}, hands=(["Torani Cadet", "Shield Bearers"], []))
@@ -85,6 +93,7 @@ def test_torani_cadet_ready_and_not_major():
     assert play(st, "Shield Bearers", "e1", "d2") in st.legal_actions()
 
 
+@pytest.mark.seed("armies:144.1", "armies:150.1", "armies:150.1b")
 def test_cloaksworn_commander_cannot_be_targeted():
     """Cloaksworn Commander: 'All cards or abilities that target Cloaksworn Commander fail' - such plays
     are not offered (ledger); ordinary attacks still work."""
@@ -98,6 +107,7 @@ def test_cloaksworn_commander_cannot_be_targeted():
 
 
 # -- Maneuvers ------------------------------------------------------------------
+@pytest.mark.seed("armies:11.1", "armies:162.1")
 def test_battlefield_dominance_draws_per_extra_leader():
     """Battlefield Dominance: 'For each extra Leader you have compared to your opponent, draw a card.'"""
     st = position({"e1": "K", "e8": "k", "a1": "R", "h1": "R", "b1": "N", "a8": "r"}, hands=(["Battlefield Dominance"], []))
@@ -110,6 +120,7 @@ def test_battlefield_dominance_draws_per_extra_leader():
     assert len(st.hands[0]) == 2 and "Battlefield Dominance" in st.discards[0]
 
 
+@pytest.mark.seed("armies:150.1b", "armies:170.1")
 def test_mind_fog_spends_threatened_enemy_leaders():
     """Mind Fog: 'All enemy leaders threatened by this piece become spent.'"""
     st = position({"e1": "K", "e8": "k", "d4": "Q", "d7": "r", "h4": "n", "a1": "r"}, hands=(["Mind Fog"], []))
@@ -127,6 +138,7 @@ def test_mind_fog_spends_threatened_enemy_leaders():
     assert at(st2, "h8").spent  # d4-h8 diagonal is open
 
 
+@pytest.mark.seed("armies:66.1", "armies:178.1")
 def test_against_all_odds_hope_tokens():
     """Against All Odds: 'Put x +1/+1 "Hope" tokens on this Leader, where x is the number of enemy pieces
     currently threatening this Leader's army minus the number of friendly pieces ...'."""
@@ -142,6 +154,7 @@ def test_against_all_odds_hope_tokens():
     assert st.offense(r) == 3 and st.defense(r) == 3
 
 
+@pytest.mark.seed("armies:186.1")
 def test_rain_of_arrows_is_a_four_power_ranged_attack():
     """Rain of Arrows: '4 power ranged attack'."""
     st = position({"e1": "K", "e8": "k", "d4": "Q", "d7": "r"}, hands=(["Rain of Arrows"], []))
@@ -152,6 +165,7 @@ def test_rain_of_arrows_is_a_four_power_ranged_attack():
     assert at(st, "d7") is None and at(st, "d4").kind == "Q"
 
 
+@pytest.mark.seed("armies:194.1")
 def test_know_thy_enemy_draws_per_trained_domain():
     """Know Thy Enemy: 'Draw a card for each domain this piece has a max-skill greater than zero in.'"""
     st = position({"e1": "K", "e8": "k"}, hands=(["Know Thy Enemy"], []))
@@ -162,6 +176,7 @@ def test_know_thy_enemy_draws_per_trained_domain():
 
 
 # -- Techniques ------------------------------------------------------------------
+@pytest.mark.seed("armies:66.3", "armies:212.1")
 def test_second_wind_readies_the_leader_on_own_turn():
     """Second Wind: Leader Technique, G: 'Ready this Leader'."""
     st = position({"e1": "K", "e8": "k", "a1": "R"}, hands=(["Second Wind"], []))
@@ -173,6 +188,7 @@ def test_second_wind_readies_the_leader_on_own_turn():
     assert not r.spent and not st.major_used
 
 
+@pytest.mark.seed("armies:5.5", "armies:220.1")
 def test_without_a_trace_removes_an_army_from_the_game():
     """Without a Trace: 'Target Army is removed from the game.'"""
     st = position({"e1": "K", "e8": "k", "d4": "Q", "d7": "r"}, hands=(["Without a Trace"], []))
@@ -184,6 +200,7 @@ def test_without_a_trace_removes_an_army_from_the_game():
     assert at(st, "d7") is None and st.removed[1] == ["Shield Bearers"] and not st.major_used
 
 
+@pytest.mark.seed("armies:13.1", "armies:228.1", "armies:234.2")
 def test_hold_the_line_after_dice():
     """Hold the Line: 'Target defending army gains two automatic successes. This technique may be used
     after dice are rolled.'  The window opens only for a defender who is losing and could play it."""
@@ -200,6 +217,7 @@ def test_hold_the_line_after_dice():
     assert at(st, "a7").seat == 1 and at(st, "a6").kind == "R"
 
 
+@pytest.mark.seed("armies:234.2")
 def test_hold_the_line_window_can_be_passed():
     st = position({"e1": "K", "e8": "k", "a1": "R", "a7": "p", "b7": "r"}, hands=([], ["Hold the Line"]))
     give(at(st, "b7"), "LL")
@@ -209,6 +227,7 @@ def test_hold_the_line_window_can_be_passed():
     assert at(st, "a7").kind == "R"
 
 
+@pytest.mark.seed("armies:234.2")
 def test_no_window_when_the_defender_cannot_respond():
     st = position({"e1": "K", "e8": "k", "a1": "R", "a7": "p", "b7": "r"}, hands=([], ["Hold the Line"]))
     touch(st)  # no skill to pay with
@@ -216,6 +235,7 @@ def test_no_window_when_the_defender_cannot_respond():
     assert not st.stack and at(st, "a7").kind == "R"
 
 
+@pytest.mark.seed("armies:66.1", "armies:236.1", "armies:242.2", "armies:242.3")
 def test_ambush_captures_the_attacker_and_cancels_the_attack():
     """Ambush: 'Target attacking army must defend against a new attack by this army ... this army does not
     move into the target's space if it wins. If the attacker is captured ... the original attack does not
@@ -239,6 +259,7 @@ def test_ambush_captures_the_attacker_and_cancels_the_attack():
     assert at(st, "a7").kind == "P"
 
 
+@pytest.mark.seed("armies:236.1")
 def test_ambush_failure_moves_the_ambusher_and_the_attack_goes_on():
     st = position({"e1": "K", "e8": "k", "a5": "R", "a7": "p", "c3": "b"}, hands=([], ["Ambush"]))
     amb = at(st, "c3")
@@ -255,6 +276,7 @@ def test_ambush_failure_moves_the_ambusher_and_the_attack_goes_on():
     assert at(st, "a7") is rook  # the original attack (no dice: offense 0 + 1 vs 0) succeeded
 
 
+@pytest.mark.seed("armies:13.1", "armies:212.1")
 def test_second_wind_in_attack_window_enables_ambush():
     st = position({"e1": "K", "e8": "k", "a5": "R", "a7": "p", "c3": "b"}, hands=([], ["Ambush", "Second Wind"]))
     amb = at(st, "c3")
@@ -271,6 +293,7 @@ def test_second_wind_in_attack_window_enables_ambush():
     assert ("play", "Ambush", amb.id, sq("a5")) in st.legal_actions()
 
 
+@pytest.mark.seed("armies:13.1", "armies:244.1", "armies:250.2", "armies:250.3")
 def test_disruption_counters_a_card_and_the_skill_is_lost():
     """Disruption: 'Target maneuver, technique, boon or curse being played fails. All skill spent on
     playing it is lost. This card may not be targeted by any other techniques or abilities.'"""
@@ -290,6 +313,7 @@ def test_disruption_counters_a_card_and_the_skill_is_lost():
 
 
 # -- Boons and curses -------------------------------------------------------------------
+@pytest.mark.seed("armies:15.1", "armies:262.1", "armies:268.2")
 def test_spirit_of_fire_stats_and_rest_after_capture():
     """Spirit of Fire: '+2 offense and defense. Whenever this army successfully captures an enemy piece as
     part of a move, treat it as having rested.'"""
@@ -304,6 +328,7 @@ def test_spirit_of_fire_stats_and_rest_after_capture():
     assert at(st, "d5") is q and q.skill == q.maxs and st.counts["rule:spirit_rest"] == [1, 0]
 
 
+@pytest.mark.seed("armies:268.2", "armies:298.1")
 def test_broken_supply_chain_stops_the_spirit_of_fire_rest():
     """Broken Supply Chain: 'This army cannot rest.' beats Spirit of Fire's 'treat it as having rested
     (restore all of this army's skill to maximum and ready the Leader, if any)' (ledger 47): the capture
@@ -322,6 +347,7 @@ def test_broken_supply_chain_stops_the_spirit_of_fire_rest():
     assert st.phase == "opp2" and ("rest", q.id) not in st.legal_actions()
 
 
+@pytest.mark.seed("armies:270.1", "armies:278.1")
 def test_unholy_bloodthirst_forces_a_move_unless_a_major_action_is_spent():
     """Unholy Bloodthirst: 'This army must attack or move on its turn, if able. Enemy Major Action: This
     army cannot move or attack this turn.'"""
@@ -339,6 +365,7 @@ def test_unholy_bloodthirst_forces_a_move_unless_a_major_action_is_spent():
     assert mv("a7", "a6") in legal and st.major_used
 
 
+@pytest.mark.seed("armies:15.1", "armies:280.1")
 def test_non_aggression_order_forbids_attacks():
     """Non-aggression Order: 'This army cannot attack.'"""
     st = position({"e1": "K", "e8": "k", "d4": "Q", "d7": "r", "a7": "p"}, hands=(["Non-aggression Order"], []))
@@ -351,6 +378,7 @@ def test_non_aggression_order_forbids_attacks():
     assert mv("d7", "d4") not in legal and mv("d7", "d5") in legal
 
 
+@pytest.mark.seed("armies:288.1", "armies:296.1")
 def test_unyielding_offense_ability_and_return_to_hand():
     """Unyielding Offense: 'T: This army gains +1 offense until end of turn. When Unyielding Offense is put
     into a discard pile from play, return it to its owner's hand.'"""
@@ -367,6 +395,7 @@ def test_unyielding_offense_ability_and_return_to_hand():
     assert "Torani Cadet" in st.discards[0]
 
 
+@pytest.mark.seed("armies:288.1")
 def test_unyielding_offense_needs_a_leader():
     st = position({"e1": "K", "e8": "k", "d4": "R"}, hands=(["Unyielding Offense"], []))
     give(at(st, "d4"), "TT")
@@ -374,6 +403,7 @@ def test_unyielding_offense_needs_a_leader():
     assert not any(a[0] == "play" for a in st.legal_actions())
 
 
+@pytest.mark.seed("armies:298.1", "armies:306.1")
 def test_broken_supply_chain_stops_rest_and_can_be_destroyed():
     """Broken Supply Chain: 'This army cannot rest. Enemy Major Action + Discard 2 cards: Destroy ...'"""
     st = position({"e1": "K", "e8": "k", "d4": "Q", "d7": "r"}, hands=(["Broken Supply Chain"], ["Mind Fog", "Ambush", "Disruption"]))
@@ -396,6 +426,7 @@ def test_broken_supply_chain_stops_rest_and_can_be_destroyed():
 
 
 # -- Training ------------------------------------------------------------------------------
+@pytest.mark.seed("armies:17.1", "armies:40.3", "armies:320.1")
 def test_teachings_raise_skill_for_free_and_are_not_major():
     """Teachings of [Domain]: '+1 Skill in the [Domain] domain to target piece.'"""
     names = ["Teachings of Gnar", "Teachings of Ethyr", "Teachings of Lorin", "Teachings of Tor", "Teachings of Shives"]
@@ -406,6 +437,7 @@ def test_teachings_raise_skill_for_free_and_are_not_major():
     assert not st.major_used
 
 
+@pytest.mark.seed("armies:40.3", "armies:48.1", "armies:328.1", "armies:334.2")
 def test_original_grimoire_general_only_and_draws():
     """Original Grimoire: '+1 Skill in the Ethyr domain to target General. Draw a card.'  Its cost may be
     paid by any piece."""
@@ -419,6 +451,7 @@ def test_original_grimoire_general_only_and_draws():
     assert at(st, "e1").maxs[1] == 1 and at(st, "a2").skill[1] == 0 and st.hands[0] == ["Teachings of Gnar"]
 
 
+@pytest.mark.seed("armies:92.1", "armies:336.1", "armies:342.2")
 def test_torani_longbow_gives_a_one_power_volley():
     """Torani Longbow Training: '+1 Skill in the Tor domain to target Army. Target gains: Major action:
     1 power ranged attack'."""
@@ -432,6 +465,7 @@ def test_torani_longbow_gives_a_one_power_volley():
     assert at(st, "e5") is None and at(st, "d4").kind == "P" and st.major_used
 
 
+@pytest.mark.seed("armies:344.1", "armies:350.2")
 def test_guerrilla_training_blocks_maneuvers_boons_curses_but_not_techniques():
     """Guerrilla Training: 'This army may not be the target of maneuvers, boons, curses, or other major
     actions (even from friendly sources).'"""
@@ -446,6 +480,7 @@ def test_guerrilla_training_blocks_maneuvers_boons_curses_but_not_techniques():
 
 
 # -- Strategies ------------------------------------------------------------------------------
+@pytest.mark.seed("armies:362.1", "armies:368.2")
 def test_double_march_pawns_double_step_anywhere_and_no_en_passant_for_opponents():
     """Double March: 'En Passant is no longer a legal move for opponents. All allied pawns may move two
     spaces forward ... regardless of whether they've moved already'."""
@@ -461,6 +496,7 @@ def test_double_march_pawns_double_step_anywhere_and_no_en_passant_for_opponents
     assert mv("d4", "e3") not in st.legal_actions()
 
 
+@pytest.mark.seed("armies:370.1", "armies:376.2", "armies:376.3", "armies:376.4", "armies:376.5")
 def test_unseasonable_weather_limits_moves_and_enemy_threats_then_melts():
     """Unseasonable Weather: five Snow tokens, one removed at the end of each turn; pieces except knights
     move at most one space; enemy threat ranges are reduced to one space."""
@@ -481,6 +517,7 @@ def test_unseasonable_weather_limits_moves_and_enemy_threats_then_melts():
     assert not st.strategies and "Unseasonable Weather" in st.discards[0]
 
 
+@pytest.mark.seed("armies:19.1", "armies:378.1", "armies:386.1")
 def test_unfavorable_war_costs_each_player_a_point_unless_exempted():
     """Unfavorable War: 'At the end of each player's turn they lose the game unless they reduce the skill
     on their General by 1 ... (Global Major Action + 1) ...: The effect above does not apply this turn.'"""
@@ -509,6 +546,7 @@ def test_unfavorable_war_costs_each_player_a_point_unless_exempted():
     assert st.is_over() and st.winners() == (0,)
 
 
+@pytest.mark.seed("armies:388.1", "armies:394.2")
 def test_bows_and_knives_doubles_ranged_power_and_caps_defense():
     """Bows and Knives: 'Double the power of all ranged attacks by pieces you control. All pieces you
     control have a maximum defense of 1.'"""
@@ -528,6 +566,7 @@ def test_bows_and_knives_doubles_ranged_power_and_caps_defense():
     assert at(st, "d7") is None  # power 8 beats 5
 
 
+@pytest.mark.seed("armies:19.1", "armies:396.1", "armies:402.2", "armies:402.3")
 def test_caught_off_guard_replaces_enemy_draws():
     """Caught Off Guard: two Surprise tokens; 'Whenever an enemy player would draw a card, remove a
     Surprise token instead.'"""
@@ -564,6 +603,7 @@ def test_every_card_has_a_scenario():
         assert re.search(re.escape(name), text), name
 
 
+@pytest.mark.seed("armies:142.2", "armies:350.2")
 def test_guerrilla_army_may_take_torani_cadet_but_not_other_leaders():
     """Playing Torani Cadet is not a major action, so a Guerrilla-trained army may receive it (ledger)."""
     st = position({"e1": "K", "e8": "k", "d1": "Q"}, hands=(["Torani Cadet", "Shield Bearers"], []))
@@ -574,6 +614,7 @@ def test_guerrilla_army_may_take_torani_cadet_but_not_other_leaders():
     assert names == {"Torani Cadet"}
 
 
+@pytest.mark.seed("armies:88.1", "armies:242.2")
 def test_ambush_beating_a_general_does_not_move_the_ambusher():
     """An ambushed General is not captured: it loses a skill point and its attack goes on."""
     st = position({"e4": "K", "e8": "k", "e5": "p", "b7": "b"}, hands=([], ["Ambush"]))

@@ -23,6 +23,7 @@ def _exact(att_dice: int, bonus: int, def_dice: int) -> float:
 
 @pytest.mark.parametrize("dice", ["d6", "coin"])
 @pytest.mark.parametrize("leaders", [("Blood Cultist", "Shield Bearers"), ("Heavy Cavalry", "Heavy Cavalry")])
+@pytest.mark.seed("armies:76.1", "armies:76.3", "armies:78.1", "armies:80.2", "armies:80.3")
 def test_binary_dice_combat_matches_binomial_odds(dice, leaders):
     """'The attacker rolls a number of dice equal to the offense stat ... and adds one ... The defender
     rolls dice equal to the defense stat ... higher result' wins; each die is 1 with probability 1/2."""
@@ -45,6 +46,7 @@ def test_binary_dice_combat_matches_binomial_odds(dice, leaders):
     assert abs(wins - n * p) < 4.5 * sd, (wins, n * p)
 
 
+@pytest.mark.seed("armies:78.2", "armies:80.4", "armies:82.1")
 def test_unenhanced_attacker_always_wins():
     """'Because of the automatic +1 of the attacker, unenhanced armies behave exactly like chess pieces.'"""
     for seed in range(20):
@@ -53,6 +55,7 @@ def test_unenhanced_attacker_always_wins():
         assert at(st, "f6").kind == "B" and at(st, "d4") is None
 
 
+@pytest.mark.seed("armies:80.1", "armies:80.4", "armies:80.5")
 def test_failed_attacker_moves_next_to_defender():
     """'If the defender wins ... or there is a tie, the attacker moves to the square adjacent to the
     defender in the direction of the attack.'"""
@@ -69,6 +72,7 @@ def test_failed_attacker_moves_next_to_defender():
     assert st.counts["rule:attack_failed"] == [1, 0]
 
 
+@pytest.mark.seed("armies:80.6")
 def test_failed_knight_stays_put():
     """'A knight that fails to successfully capture its target does not move.'"""
     st = position({"e1": "K", "e8": "k", "b1": "N", "c3": "p"}, active=0)
@@ -78,6 +82,7 @@ def test_failed_knight_stays_put():
     assert at(st, "b1").kind == "N" and at(st, "c3").kind == "P"
 
 
+@pytest.mark.seed("armies:92.1", "armies:92.2")
 def test_archery_no_move_no_bonus():
     """Archery: 'the attacking army does not move, and does not gain the automatic +1.'"""
     st = position({"e1": "K", "e8": "k", "d4": "Q", "d7": "p"}, active=0, hands=(["Rain of Arrows"], []))
@@ -90,6 +95,7 @@ def test_archery_no_move_no_bonus():
     assert st.counts["rule:ranged_attack"] == [1, 0]
 
 
+@pytest.mark.seed("armies:92.2", "armies:186.1")
 def test_ranged_attack_of_power_can_fail():
     st = position({"e1": "K", "e8": "k", "d4": "Q", "d7": "p"}, active=0, hands=(["Rain of Arrows"], []))
     give(at(st, "d4"), "TTT")
@@ -102,6 +108,7 @@ def test_ranged_attack_of_power_can_fail():
     assert at(st, "d7") is d7 and at(st, "d4").kind == "Q"
 
 
+@pytest.mark.seed("armies:94.1", "armies:94.2", "armies:94.3", "armies:94.4", "armies:114.1")
 def test_cavalry_chain_power_is_margin_minus_one():
     """'if a rook attacks a pawn and beats it by three, it can attack again, with a power of two.'"""
     st = position({"e1": "K", "e8": "k", "a1": "R", "a3": "p", "a6": "p"}, active=0)
@@ -118,6 +125,7 @@ def test_cavalry_chain_power_is_margin_minus_one():
     assert at(st, "a6") is rook and st.counts["rule:cavalry_chain"] == [1, 0]
 
 
+@pytest.mark.seed("armies:94.1", "armies:94.2")
 def test_no_chain_when_margin_is_two_or_without_cavalry():
     st = position({"e1": "K", "e8": "k", "a1": "R", "a3": "p", "a6": "p"}, active=0)
     rook = at(st, "a1")
@@ -135,6 +143,7 @@ def test_no_chain_when_margin_is_two_or_without_cavalry():
     assert not st.stack
 
 
+@pytest.mark.seed("armies:66.2")
 def test_spent_leader_cannot_attack_but_may_move():
     """'Armies with spent leaders cannot attack (but may move).'"""
     st = position({"e1": "K", "e8": "k", "a1": "R", "a3": "p"}, active=0)
@@ -145,6 +154,7 @@ def test_spent_leader_cannot_attack_but_may_move():
     assert mv("a1", "a2") in legal and mv("a1", "a3") not in legal
 
 
+@pytest.mark.seed("armies:86.1", "armies:88.1", "armies:88.2", "armies:88.3")
 def test_general_loses_a_skill_point_per_lost_battle_and_falls_when_it_cannot_pay():
     """'After each defeat, the General permanently loses a single skill point in a domain of the owner's
     choice. Only if the General cannot pay this price, is the game over.'"""

@@ -10,6 +10,7 @@ from boardlab.engine import ContentError, make
 from boardlab.games.armies.content import builtin_decks, load_cards, load_deck, parse_cost, parse_deck
 
 
+@pytest.mark.seed("armies:100.1")
 def test_the_33_sample_cards():
     cards = load_cards()
     assert len(cards) == 33
@@ -33,6 +34,7 @@ def test_every_deck_file_shipped_is_a_preset_of_both_deck_options():
         assert [game.package_dir() / f for f in opt.files] == files
 
 
+@pytest.mark.seed("armies:5.3")
 def test_shipped_decks_are_legal_and_differ_in_focus():
     cards = load_cards()
     names = builtin_decks()
@@ -60,6 +62,7 @@ def _deck(lines):
     (_deck(["4 mind fog"]), "did you mean"),
     (_deck(["four Mind Fog"]), "expected '<count> <card name>'"),
 ])
+@pytest.mark.seed("armies:5.3")
 def test_bad_deck_lists(text, msg):
     with pytest.raises(ContentError, match=msg):
         parse_deck(text, load_cards(), "bad.deck")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from boardlab.engine import make
 
 
@@ -60,6 +62,7 @@ def _silent_choices_position():
     return st
 
 
+@pytest.mark.seed("armies:306.1", "armies:386.1")
 def test_exempt_pass_and_break_leave_different_logs():
     """Issue 29 section 3: choosing 'exempt' or 'pass' left the opponent the same (empty) log but a different
     board (the pay prompt appears); 'break' likewise (the discard prompt). Every choice now says what it did."""
@@ -112,6 +115,7 @@ def test_window_pass_and_cavalry_stop_are_logged():
     assert st.events(1)[n]["text"] == "The cavalry stops on a3."
 
 
+@pytest.mark.seed("armies:386.1")
 def test_spending_a_politician_against_unfavorable_war_is_logged():
     """'(Global Spend a Politician): The effect above does not apply this turn.' No sample leader is a
     Politician, so the test gives Shield Bearers that type; spending it spares its owner and says so."""

@@ -9,6 +9,7 @@ from boardlab.engine import make
 from .helpers import at, finish_payment, give, mv, play, position, touch
 
 
+@pytest.mark.seed("armies:23.1", "armies:72.2", "armies:72.3", "armies:72.3c")
 def test_setup_general_skill_then_seven_cards_white_first():
     """'Each player's General (the king) is given three skill points distributed however the player
     chooses ... The players then draw seven cards ... (or white goes first)'."""
@@ -24,6 +25,7 @@ def test_setup_general_skill_then_seven_cards_white_first():
     assert st.current_seat() == 0 and st.phase == "opp1" and st.turn == 1
 
 
+@pytest.mark.seed("armies:72.3b")
 def test_roll_for_first_player():
     firsts = set()
     for seed in range(12):
@@ -35,6 +37,7 @@ def test_roll_for_first_player():
     assert firsts == {0, 1}
 
 
+@pytest.mark.seed("armies:52.1", "armies:62.1")
 def test_one_major_action_per_turn_in_either_opportunity():
     """'During either the First Opportunity or the Second Opportunity (but only once per turn!) the
     player may take a major action.'"""
@@ -54,6 +57,7 @@ def test_one_major_action_per_turn_in_either_opportunity():
     assert not st.major_used and any(a[0] == "play" for a in st.legal_actions())
 
 
+@pytest.mark.seed("armies:5.5", "armies:46.3", "armies:68.1", "armies:68.2")
 def test_rest_restores_one_army_and_readies_its_leader_then_draw():
     """'During the Rest phase, the player may rest one of their armies, restoring its skill points to
     maximum and returning its leader to the ready state. Finally, the player draws a card'."""
@@ -74,6 +78,7 @@ def test_rest_restores_one_army_and_readies_its_leader_then_draw():
     assert len(st.hands[0]) == 1 and st.current_seat() == 1
 
 
+@pytest.mark.seed("armies:46.2")
 def test_skill_is_not_restored_without_rest():
     st = position({"e1": "K", "e8": "k"}, hands=(["Mind Fog"], []))
     give(at(st, "e1"), "EE")
@@ -114,6 +119,7 @@ def test_always_windows_open_even_without_a_response():
     assert at(st, "a7").kind == "R"
 
 
+@pytest.mark.seed("armies:72.3c")
 def test_no_deck_mode_has_no_cards_and_the_general_has_three_points():
     st = make("armies", variant="chess").new_state(0)
     assert st.hands == [[], []] and not st.stack and st.current_seat() == 0

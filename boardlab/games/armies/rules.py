@@ -408,6 +408,7 @@ class ArmiesRules(MovesMixin, CombatMixin, State):
                 for s in list(self.strategies):
                     if self.card(s[1]).effect == "weather":
                         s[3] -= 1
+                        self.emit(f"A Snow token is removed from {s[1]}: {s[3]} left.", {"card": s[1], "tokens": s[3]})
                         if s[3] <= 0:
                             self.destroy_strategy(s[0])
             elif op == "next_turn":
