@@ -75,7 +75,9 @@ class BlackfireGame(Game):
         Option("teleport_range", 3, "How far Teleport (result 6) moves the unit.", "int", low=1, high=5, tunable=True),
         Option("teleport_table", True, "Teleport rolls the d6 table (false: it only teleports the unit, as in the prototype).", "bool"),
         Option("respawn", True, "A killed sorcerer respawns.", "bool"),
-        Option("respawn_turns", 3, "Own turns before a killed sorcerer respawns.", "int", low=1, high=6, tunable=True),
+        Option("respawn_turns", 3, "A killed sorcerer respawns at the start of its side's Nth turn after its death, so it "
+               "misses N-1 turns of its own (3: misses 2; 4 is the reading 'misses 3' of 'respawns after 3 turns').",
+               "int", low=1, high=6, tunable=True),
         Option("push_radius", 3, "A respawning sorcerer pushes opposing units within this distance to one more (0 = no push).", "int", low=0, high=5, tunable=True),
         Option("sorcerer_kill_wins", False, "Killing the opposing sorcerer wins (the prototype's victory condition).", "bool"),
     )
