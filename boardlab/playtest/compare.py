@@ -7,8 +7,11 @@ which removes most of the luck from the difference.
 * Win rates (per seat and per role) and truncation: McNemar's exact test on
   the discordant pairs (two-sided binomial), with the paired difference.
 * Length in turns and decisions: the mean paired difference with a
-  deterministic paired-bootstrap 95% interval; significant when the interval
-  excludes zero.
+  deterministic paired bootstrap; its p-value inverts the bootstrap.
+* Every measure is one family: Holm's correction runs across the seats, the
+  sides, truncation and both lengths together, and a length's interval is taken
+  at the level of the Holm step that decided it, so a verdict line and its
+  interval never disagree.
 """
 
 from __future__ import annotations
@@ -45,14 +48,22 @@ def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
 
 
 def paired_bootstrap(a: Sequence[float], b: Sequence[float], resamples: int = 2000, seed: int = 0) -> dict[str, Any]:
-    """Mean of ``b - a`` with a percentile bootstrap 95% interval (scipy.stats.bootstrap, seeded: deterministic)."""
+    """Mean of ``b - a`` with a percentile bootstrap 95% interval (scipy.stats.bootstrap, seeded: deterministic).
+
+    ``p_value`` inverts the same bootstrap distribution (twice the smaller share of resampled means on either
+    side of zero), so the percentile interval at level ``1 - a`` excludes zero exactly when ``p_value < a``;
+    ``distribution`` keeps the resampled means for intervals at other levels (:func:`interval_at`).
+    """
     diffs = [float(y) - float(x) for x, y in zip(a, b)]
     n = len(diffs)
     if n == 0:
-        return {"mean_a": 0.0, "mean_b": 0.0, "difference": 0.0, "ci_low": 0.0, "ci_high": 0.0, "significant": False}
+        return {"mean_a": 0.0, "mean_b": 0.0, "difference": 0.0, "ci_low": 0.0, "ci_high": 0.0, "significant": False,
+                "p_value": 1.0}
     mean = sum(diffs) / n
+    dist = None
     if n == 1 or len(set(diffs)) == 1:
         lo = hi = mean
+        p = 1.0 if mean == 0 else 0.0
     else:
         import numpy as np
         from scipy.stats import bootstrap
@@ -60,6 +71,9 @@ def paired_bootstrap(a: Sequence[float], b: Sequence[float], resamples: int = 20
         res = bootstrap((np.asarray(diffs),), np.mean, n_resamples=resamples, method="percentile",
                         confidence_level=1 - ALPHA, random_state=np.random.default_rng(seed))
         lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
+        boot = res.bootstrap_distribution
+        p = min(1.0, 2 * min(float(np.mean(boot <= 0)), float(np.mean(boot >= 0))))
+        dist = tuple(boot.tolist())
     return {
         "mean_a": sum(a) / n,
         "mean_b": sum(b) / n,
@@ -67,7 +81,20 @@ def paired_bootstrap(a: Sequence[float], b: Sequence[float], resamples: int = 20
         "ci_low": lo,
         "ci_high": hi,
         "significant": lo > 0 or hi < 0,
+        "p_value": p,
+        "distribution": dist,
     }
+
+
+def interval_at(r: dict[str, Any], alpha: float) -> tuple[float, float]:
+    """The percentile interval of a :func:`paired_bootstrap` result at level ``1 - alpha``."""
+    dist = r.get("distribution")
+    if dist is None:
+        return r["difference"], r["difference"]
+    import numpy as np
+
+    lo, hi = np.percentile(np.asarray(dist), [100 * alpha / 2, 100 * (1 - alpha / 2)])
+    return float(lo), float(hi)
 
 
 def _with_interval(r: dict[str, Any], a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
@@ -96,9 +123,7 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
     for role in roles:
         xa, xb = [role in a["winner_roles"] for a, _ in pairs], [role in b["winner_roles"] for _, b in pairs]
         by_role[role] = _with_interval(mcnemar(xa, xb), xa, xb)
-    _holm_adjust(seats)
-    _holm_adjust([r for role, r in by_role.items() if not role.startswith("seat ")])
-    return {
+    result = {
         "paired_games": len(pairs),
         "win_by_seat": seats,
         "win_by_role": by_role,
@@ -107,12 +132,31 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
         "turns": paired_bootstrap([a["turns"] for a, _ in pairs], [b["turns"] for _, b in pairs]),
         "decisions": paired_bootstrap([a["decisions"] for a, _ in pairs], [b["decisions"] for _, b in pairs]),
     }
+    family = [*seats, *(r for role, r in by_role.items() if not role.startswith("seat ")), result["truncated"],
+              result["turns"], result["decisions"]]
+    _holm_adjust(family)
+    result["family"] = len(family)
+    for key in ("turns", "decisions"):  # the printed interval is the one at the Holm step that decided the claim
+        r = result[key]
+        r["ci_low"], r["ci_high"] = interval_at(r, r["alpha"])
+        r["significant"] = r["significant"] and (r["ci_low"] > 0 or r["ci_high"] < 0)
+        r.pop("distribution", None)
+    return result
 
 
 def _holm_adjust(results: list[dict[str, Any]]) -> None:
-    """Holm's correction across a family of tests (the seats, or the roles): adds ``p_holm``
-    and makes ``significant`` mean significant after the correction."""
+    """Holm's correction across one family of tests (every measure a comparison states: seats, sides, truncation
+    and length): adds ``p_holm`` and ``alpha`` (the level of the Holm step that decided the test) and makes
+    ``significant`` mean significant after the correction."""
     reject, adjusted = holm([r["p_value"] for r in results], alpha=ALPHA)
+    order = sorted(range(len(results)), key=lambda i: results[i]["p_value"])
+    m = len(results)
+    stop = None
+    for step, i in enumerate(order):
+        level = ALPHA / (m - step)
+        if stop is None and not reject[i]:
+            stop = level
+        results[i]["alpha"] = level if stop is None else stop
     for r, rej, p in zip(results, reject, adjusted):
         r["p_holm"] = p
         r["significant"] = rej
@@ -127,8 +171,9 @@ def markdown_comparison(label_a: str, label_b: str, result: dict[str, Any]) -> s
     lines = [
         f"# Comparison: A = {label_a}, B = {label_b}",
         "",
-        f"{result['paired_games']} paired games (same seeds). Win-rate p-values are McNemar's exact test;"
-        " 'significant' is after Holm's correction across the seats (and, separately, across the roles).",
+        f"{result['paired_games']} paired games (same seeds). Win-rate and truncation p-values are McNemar's exact test,"
+        f" length p-values invert the paired bootstrap; 'significant' is after Holm's correction across all"
+        f" {result.get('family', '')} measures of this table as one family.",
         "",
         "| measure | A | B | B - A [95% CI] | p / 95% CI | significant |",
         "| --- | --- | --- | --- | --- | --- |",
@@ -140,10 +185,10 @@ def markdown_comparison(label_a: str, label_b: str, result: dict[str, Any]) -> s
             continue
         lines.append(f"| {role} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts [{100 * r.get('ci_low', 0):+.1f}, {100 * r.get('ci_high', 0):+.1f}] | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) | {mark(r['significant'])} |")
     t = result["truncated"]
-    lines.append(f"| truncated | {100 * t['rate_a']:.1f}% | {100 * t['rate_b']:.1f}% | {100 * t['difference']:+.1f} pts | p={t['p_value']:.3g} | {mark(t['significant'])} |")
+    lines.append(f"| truncated | {100 * t['rate_a']:.1f}% | {100 * t['rate_b']:.1f}% | {100 * t['difference']:+.1f} pts | p={t['p_value']:.3g} (Holm {t.get('p_holm', t['p_value']):.3g}) | {mark(t['significant'])} |")
     for key in ("turns", "decisions"):
         r = result[key]
-        lines.append(f"| mean {key} | {r['mean_a']:.1f} | {r['mean_b']:.1f} | {r['difference']:+.2f} | {r['ci_low']:+.2f} to {r['ci_high']:+.2f} | {mark(r['significant'])} |")
+        lines.append(f"| mean {key} | {r['mean_a']:.1f} | {r['mean_b']:.1f} | {r['difference']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] | p={r.get('p_value', 1):.3g} (Holm {r.get('p_holm', r.get('p_value', 1)):.3g}) | {mark(r['significant'])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -158,21 +203,24 @@ def comparison_verdict(label_a: str, label_b: str, result: dict[str, Any]) -> li
             more = "more" if r["difference"] > 0 else "less"
             lines.append(f"{name} wins {100 * r['rate_b']:.0f}% with B against {100 * r['rate_a']:.0f}% with A: "
                          f"{100 * abs(r['difference']):.0f} points {more} often [{100 * r['ci_low']:+.0f}, {100 * r['ci_high']:+.0f}] "
-                         f"(McNemar p = {r.get('p_holm', r['p_value']):.2g} after Holm).")
+                         f"(McNemar p = {r.get('p_holm', r['p_value']):.2g} after Holm's correction across the {result.get('family', '')} measures).")
     if not lines:
         widest = max((max(abs(r.get("ci_low", 0)), abs(r.get("ci_high", 0))) for _, r in rows), default=0.0)
         lines.append(f"No win rate differs between A and B beyond chance over {n} paired games (after Holm's correction); "
                      f"differences up to about {100 * widest:.0f} points cannot be ruled out.")
     t = result["truncated"]
     if t["significant"]:
-        lines.append(f"B hits the turn cap in {100 * t['rate_b']:.0f}% of games against {100 * t['rate_a']:.0f}% with A (p = {t['p_value']:.2g}).")
+        lines.append(f"B hits the turn cap in {100 * t['rate_b']:.0f}% of games against {100 * t['rate_a']:.0f}% with A "
+                     f"(p = {t.get('p_holm', t['p_value']):.2g} after Holm).")
     r = result["turns"]
     if r["significant"]:
         lines.append(f"Games are {abs(r['difference']):.1f} turns {'longer' if r['difference'] > 0 else 'shorter'} with B "
-                     f"[{r['ci_low']:+.1f}, {r['ci_high']:+.1f}] ({r['mean_b']:.1f} against {r['mean_a']:.1f}).")
+                     f"[{r['ci_low']:+.1f}, {r['ci_high']:+.1f}] ({r['mean_b']:.1f} against {r['mean_a']:.1f}; "
+                     f"p = {r.get('p_holm', r.get('p_value', 1)):.2g} after Holm).")
     else:
         lines.append(f"Game length does not differ beyond chance ({r['mean_a']:.1f} turns with A, {r['mean_b']:.1f} with B, "
-                     f"difference [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}]).")
+                     f"difference [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}] after Holm's correction across the "
+                     f"{result.get('family', '')} measures).")
     return lines
 
 

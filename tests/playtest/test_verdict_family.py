@@ -99,3 +99,22 @@ def test_draws_are_shares_not_losses(draw_every):
     else:
         assert lines[0].startswith("33% [") and "drawn" in lines[0]
         assert not any("disadvantaged" in line for line in lines), lines
+
+
+def test_compare_puts_length_in_the_same_family_and_its_interval_agrees():
+    """compare: a length difference whose test does not survive Holm across every measure is not claimed, and the
+    printed interval is taken at the Holm step's level, so 'longer [+0.1, +15.7]' with p = 0.27 cannot happen."""
+    from boardlab.playtest.compare import compare_rows, comparison_verdict
+
+    a = [game(i % 2, 2, 0, ["green", "red"]) | {"seed": i} for i in range(200)]
+    b = [dict(r) for r in a]
+    for i, r in enumerate(b):  # B games are a little longer, noisily
+        r["turns"] = r["turns"] + (6 if i % 7 == 0 else -1 if i % 5 == 0 else 0)
+    res = compare_rows(a, b)
+    assert res["family"] == 2 + 2 + 1 + 2  # two seats, two sides, truncation, turns, decisions
+    r = res["turns"]
+    excludes = r["ci_low"] > 0 or r["ci_high"] < 0
+    assert excludes == r["significant"], r
+    lines = comparison_verdict("A", "B", res)
+    claimed = any(line.startswith("Games are") for line in lines)
+    assert claimed == r["significant"]
