@@ -1,6 +1,8 @@
 """The camper persona (issue 19): while the enemy sorcerer is dead it gathers next to its respawn square,
 the behaviour the respawn push was made to prevent; the plain heuristic does not."""
 
+import pytest
+
 import boardlab
 from boardlab.agents import make_agent
 from boardlab.agents.base import Decision
@@ -21,6 +23,7 @@ def respawn_pushes(spec: str, games: int = 12) -> int:
     return pushes
 
 
+@pytest.mark.seed("blackfire:37.2", "blackfire:91.3")
 def test_campers_get_pushed_off_the_respawn_square_more_than_the_heuristic():
     assert respawn_pushes("heuristic:persona=camper") > 2 * max(1, respawn_pushes("heuristic"))
 

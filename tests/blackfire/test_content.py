@@ -10,6 +10,7 @@ from boardlab.games.blackfire.content import DEFAULT_MAP, load_castle, load_toke
 from .helpers import FIELD
 
 
+@pytest.mark.seed("blackfire:16.1")
 def test_designed_castle_has_everything_the_seed_names():
     castle = load_castle()
     assert castle.designed
@@ -23,6 +24,7 @@ def test_designed_castle_has_everything_the_seed_names():
     assert max(far) - min(far) <= 2
 
 
+@pytest.mark.seed("blackfire:62.1", "blackfire:89.2")
 def test_designed_token_sets_sum_to_fifteen():
     counts = load_tokens(None, "final")
     assert sum(counts.values()) == 15 and len(counts) == 8
@@ -66,6 +68,7 @@ def test_unreachable_squares_and_inner_exits_are_rejected():
         parse_castle(walled, "bad.txt")
 
 
+@pytest.mark.seed("blackfire:62.1")
 def test_bad_files_and_token_sets(tmp_path):
     with pytest.raises(ContentError, match="cannot read castle map"):
         load_castle(tmp_path / "missing.txt")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import UNITS, cell_of, field_state, place, sq, token
 
 FAR_RED = dict(RS=(10, 1), RA=(10, 2), RW=(10, 3))
@@ -13,6 +15,7 @@ def fresh(**units):
     return st
 
 
+@pytest.mark.seed("blackfire:29.1")
 def test_revival_never_kills_an_invulnerable_unit_sharing_a_square():
     """Issue 17 item 11: "Unit is immune to 1 attack"; a revival onto a square holding an
     invulnerable enemy (here under its own archer) may not be chosen at all."""

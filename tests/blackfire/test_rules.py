@@ -25,6 +25,7 @@ def fresh(**units):
 
 
 # -- Turn mechanics ------------------------------------------------------------
+@pytest.mark.seed("blackfire:22.1", "blackfire:33.1", "blackfire:39.1", "blackfire:51.1")
 def test_natural_movement_allowances():
     """"Sorcerer ... Moves 2 spaces naturally", "Archer: Moves 2 spaces", "Offensive: Moves 3 spaces"."""
     st = fresh(GS=(5, 4), GA=(0, 8), GW=(0, 0))
@@ -36,6 +37,7 @@ def test_natural_movement_allowances():
     assert len(moves(st, "GW")) == 24  # 4 + 8 + 12 squares within 3
 
 
+@pytest.mark.seed("blackfire:22.1")
 def test_walls_and_inaccessible_squares_block_movement():
     st = fresh(GS=(1, 4), GA=(0, 0), GW=(0, 8))
     assert (2, 4) not in moves(st, "GS")  # the wall: three steps around
@@ -45,6 +47,7 @@ def test_walls_and_inaccessible_squares_block_movement():
     assert (7, 8) in moves(st, "GW") and (8, 8) not in moves(st, "GW")  # around the block: 3 and 4 steps
 
 
+@pytest.mark.seed("blackfire:24.1")
 def test_pieces_and_tokens_may_be_passed_over_but_not_stopped_on_by_friends():
     """"A token may be passed over"; a unit cannot end on a friendly unit."""
     st = fresh(GW=(5, 4), GA=(5, 3), GS=(0, 0))
@@ -55,6 +58,7 @@ def test_pieces_and_tokens_may_be_passed_over_but_not_stopped_on_by_friends():
     assert sq(st, 5, 2) in st.tokens and cell_of(st, "GW") == (5, 1)
 
 
+@pytest.mark.seed("blackfire:22.1")
 def test_each_piece_moves_at_most_once_and_may_stay():
     """"All pieces may be moved once per turn ... or you may choose not to move some or all of them.\""""
     st = fresh(GS=(5, 4), GA=(3, 4), GW=(7, 4))
@@ -66,6 +70,7 @@ def test_each_piece_moves_at_most_once_and_may_stay():
     assert st.side == 1
 
 
+@pytest.mark.seed("blackfire:22.1")
 def test_turn_ends_by_itself_when_every_piece_has_moved():
     st = fresh(GS=(5, 4), GA=(3, 4), GW=(7, 4))
     move(st, "GA", 3, 3)
@@ -75,6 +80,7 @@ def test_turn_ends_by_itself_when_every_piece_has_moved():
     assert st.side == 1 and st.turn == 2
 
 
+@pytest.mark.seed("blackfire:24.1", "blackfire:27.1")
 def test_picking_up_a_token_ends_the_units_movement():
     """"if it is picked up, then all further movement points for that turn are lost for the receiving unit.\""""
     st = fresh(GW=(5, 4), GS=(0, 0), GA=(0, 8))
@@ -86,6 +92,7 @@ def test_picking_up_a_token_ends_the_units_movement():
 
 
 # -- Warrior ---------------------------------------------------------------------
+@pytest.mark.seed("blackfire:48.1", "blackfire:49.1", "blackfire:54.1")
 def test_stance_changes_only_at_the_start_of_the_turn():
     """"Stances may be changed only at the beginning of a turn, and only before movement has been made.\""""
     st = fresh(GS=(5, 4), GA=(3, 4), GW=(7, 4))
@@ -99,6 +106,7 @@ def test_stance_changes_only_at_the_start_of_the_turn():
     assert not moves(st, "GW")  # "Defensive: Cannot move."
 
 
+@pytest.mark.seed("blackfire:55.1", "blackfire:56.1")
 def test_defensive_warrior_cannot_be_passed_and_blocks_all_but_the_orb():
     """"No opposing piece may pass over it"; "Blocks all attacks, except from the Orb.\""""
     st = fresh(GA=(5, 4), GS=(0, 0), GW=(0, 8), RW=(5, 3))
@@ -115,6 +123,7 @@ def test_defensive_warrior_cannot_be_passed_and_blocks_all_but_the_orb():
     assert cell_of(st, "RW") is None
 
 
+@pytest.mark.seed("blackfire:45.1", "blackfire:55.1")
 def test_defensive_warrior_is_not_shot_by_an_archer():
     st = fresh(GA=(5, 5), GS=(0, 0), GW=(0, 8), RW=(5, 2), RS=(10, 8))
     st.units[UNITS["RW"]].stance = "defensive"
@@ -124,6 +133,7 @@ def test_defensive_warrior_is_not_shot_by_an_archer():
 
 
 # -- Archer ------------------------------------------------------------------------
+@pytest.mark.seed("blackfire:41.1")
 def test_stopping_within_two_of_an_enemy_archer_kills_but_passing_does_not():
     """"Opposing pieces cannot stop within two spaces without being killed.\""""
     st = fresh(GW=(5, 7), GS=(0, 0), GA=(0, 8), RA=(5, 3))
@@ -134,6 +144,7 @@ def test_stopping_within_two_of_an_enemy_archer_kills_but_passing_does_not():
     assert cell_of(st, "GW") == (3, 6)
 
 
+@pytest.mark.seed("blackfire:44.1")
 def test_archer_is_defeated_by_landing_on_it():
     """"May only be defeated by landing directly on top of it, or through an archer contest.\""""
     st = fresh(GW=(5, 6), GS=(0, 0), GA=(0, 8), RA=(5, 4))
@@ -141,6 +152,7 @@ def test_archer_is_defeated_by_landing_on_it():
     assert cell_of(st, "RA") is None and cell_of(st, "GW") == (5, 4)
 
 
+@pytest.mark.seed("blackfire:45.1", "blackfire:46.1", "blackfire:52.1")
 def test_moving_archer_kills_and_the_attacker_chooses_among_several():
     """"If it is moved within the two space limit of an opposing piece, the opposing piece will be killed.
     If more than one unit is available to kill, the attacking player may choose who to attack.\""""
@@ -155,6 +167,7 @@ def test_moving_archer_kills_and_the_attacker_chooses_among_several():
     assert cell_of(st, "RW") is None and not st.stack  # a single target is shot at once
 
 
+@pytest.mark.seed("blackfire:42.1", "blackfire:43.1", "blackfire:43.2", "blackfire:90.5")
 @pytest.mark.parametrize("roll,attacker_wins", [(5, True), (6, True), (4, False), (1, False)])
 def test_archer_contest(roll, attacker_wins):
     """"If two archers meet ... Attacker rolls a die. They must roll a 5 or 6 to kill the defender.\""""
@@ -165,6 +178,7 @@ def test_archer_contest(roll, attacker_wins):
     assert (cell_of(st, "GA") is None) is not attacker_wins
 
 
+@pytest.mark.seed("blackfire:73.1")
 def test_displaced_archer_does_not_attack():
     """"If an archer is displaced, it cannot immediately attack if an enemy is in range after being moved.\""""
     st = fresh(GW=(5, 4), GS=(0, 0), GA=(0, 8), RA=(8, 4), RS=(5, 1))
@@ -175,6 +189,7 @@ def test_displaced_archer_does_not_attack():
     assert cell_of(st, "RA") == (6, 4) and cell_of(st, "GW") == (5, 5)
 
 
+@pytest.mark.seed("blackfire:73.1", "blackfire:90.4")
 @pytest.mark.parametrize("roll,displaced_wins", [(5, True), (6, True), (4, False), (1, False)])
 def test_archer_displaced_into_range_of_the_enemy_archer_holds_a_contest(roll, displaced_wins):
     """Playtest notes: the contest answers "when another archer was placed within range of him via magic
@@ -191,6 +206,7 @@ def test_archer_displaced_into_range_of_the_enemy_archer_holds_a_contest(roll, d
 
 
 # -- Tokens ---------------------------------------------------------------------------
+@pytest.mark.seed("blackfire:25.1", "blackfire:79.1")
 def test_speed_gives_three_more_spaces_at_once():
     """"The exception is with a speed token, then an additional 3 spaces may be moved.\""""
     st = fresh(GW=(5, 4), GS=(0, 0), GA=(0, 8))
@@ -203,6 +219,7 @@ def test_speed_gives_three_more_spaces_at_once():
     assert cell_of(st, "GW") == (2, 5) and not st.stack and not moves(st, "GW")
 
 
+@pytest.mark.seed("blackfire:26.1", "blackfire:27.1", "blackfire:77.1")
 def test_slow_applies_to_the_following_turn_only():
     """"If a slow token is picked up, the loss is transferred to the following round.\""""
     st = fresh(GA=(5, 4), GS=(0, 0), GW=(0, 8))
@@ -217,6 +234,7 @@ def test_slow_applies_to_the_following_turn_only():
     assert st.allowance(UNITS["GA"]) == 2
 
 
+@pytest.mark.seed("blackfire:27.1", "blackfire:69.1", "blackfire:69.2")
 def test_invulnerable_absorbs_one_attack_and_lasts_two_turns():
     """"Invulnerable: Unit is immune to 1 attack. Lasts only for 2 turns.\""""
     st = fresh(GW=(5, 4), GS=(0, 0), GA=(0, 8), RW=(5, 7), RS=(10, 8))
@@ -238,6 +256,7 @@ def test_invulnerable_absorbs_one_attack_and_lasts_two_turns():
     assert st.units[UNITS["GW"]].inv_until is None
 
 
+@pytest.mark.seed("blackfire:75.1")
 def test_death_kills_the_collector_and_a_carrier_drops_the_orb():
     """"Death: Unit that collects the token is killed.\""""
     st = fresh(GS=(5, 4), GA=(0, 0), GW=(0, 8))
@@ -248,6 +267,7 @@ def test_death_kills_the_collector_and_a_carrier_drops_the_orb():
     assert st.units[UNITS["GS"]].respawn == 3
 
 
+@pytest.mark.seed("blackfire:69.1", "blackfire:75.1")
 def test_invulnerability_does_not_stop_the_death_token():
     """Ledger: Death is not an attack, so Invulnerable does not absorb it."""
     st = fresh(GW=(5, 4), GS=(0, 0), GA=(0, 8))
@@ -257,6 +277,7 @@ def test_invulnerability_does_not_stop_the_death_token():
     assert cell_of(st, "GW") is None
 
 
+@pytest.mark.seed("blackfire:15.1", "blackfire:52.1")
 def test_landing_on_a_start_square_kills_every_unit_there():
     """Ledger: "All units begin in the starting square"; landing on that square attacks each of them."""
     st = fresh(GS=(0, 0), GA=(0, 8), GW=(7, 5), RS=(7, 2), RA=(7, 2), RW=(7, 2))
@@ -265,6 +286,7 @@ def test_landing_on_a_start_square_kills_every_unit_there():
     assert st.is_over() and st.results().winners == (0,)
 
 
+@pytest.mark.seed("blackfire:29.1", "blackfire:65.1")
 def test_revive_token_revives_anywhere_and_kills_an_enemy_there():
     """"Revive any dead unit, anywhere on the board"; "If a unit is revived and that space is being
     occupied by an enemy unit, that unit is automatically killed.\""""
@@ -277,6 +299,7 @@ def test_revive_token_revives_anywhere_and_kills_an_enemy_there():
     assert cell_of(st, "GA") == (9, 8) and cell_of(st, "RS") is None
 
 
+@pytest.mark.seed("blackfire:65.1")
 def test_revive_token_with_nobody_dead_does_nothing():
     st = fresh(GW=(5, 4), GS=(0, 0), GA=(0, 8))
     token(st, 5, 5, "revive")
@@ -284,6 +307,7 @@ def test_revive_token_with_nobody_dead_does_nothing():
     assert st.legal_actions() == (("pass",),)
 
 
+@pytest.mark.seed("blackfire:67.1")
 def test_recall_moves_archer_and_warrior_to_the_sorcerer():
     """"Recall: Move archer and warrior to the Sorcerer.\""""
     st = fresh(GS=(5, 4), GA=(0, 0), GW=(9, 4))
@@ -294,6 +318,7 @@ def test_recall_moves_archer_and_warrior_to_the_sorcerer():
         assert abs(x - 5) + abs(y - 4) == 1
 
 
+@pytest.mark.seed("blackfire:71.1", "blackfire:72.1")
 def test_displace_moves_an_enemy_through_walls_not_into_inaccessible_areas():
     """"Move a single enemy unit up to 2 spaces. Can be moved through walls, but not into inaccessible areas.\""""
     st = fresh(GW=(5, 4), GS=(0, 0), GA=(0, 8), RS=(1, 4), RW=(8, 6), RA=(10, 2))
@@ -313,6 +338,7 @@ def test_displace_moves_an_enemy_through_walls_not_into_inaccessible_areas():
     assert ("displace", UNITS["RW"], sq(st, 8, 8)) in st.legal_actions()
 
 
+@pytest.mark.seed("blackfire:73.1")
 def test_displacing_an_enemy_into_my_archers_range_kills_it():
     st = fresh(GW=(5, 4), GS=(0, 0), GA=(2, 2), RS=(5, 1), RW=(10, 8))
     token(st, 5, 5, "displace")
@@ -321,6 +347,7 @@ def test_displacing_an_enemy_into_my_archers_range_kills_it():
     assert cell_of(st, "RS") is None
 
 
+@pytest.mark.seed("blackfire:81.1", "blackfire:82.1")
 @pytest.mark.parametrize("roll", [1, 2, 3, 4])
 def test_teleport_moves_the_orb_to_a_red_start(roll):
     """"Roll d6 ... 1. Move orb to Red start #1 ... 4. Move orb to Red start #4.\""""
@@ -331,6 +358,7 @@ def test_teleport_moves_the_orb_to_a_red_start(roll):
     assert st.orb_holder is None and st.orb_cell == st.game.castle.red_starts[roll - 1]
 
 
+@pytest.mark.seed("blackfire:86.1", "blackfire:86.2")
 def test_teleport_five_is_a_mass_recall():
     """"5. Mass Recall. All units are returned to their respective Sorcerer.\""""
     st = fresh(GS=(5, 4), GA=(0, 0), GW=(4, 7), RS=(9, 1), RA=(0, 8), RW=(10, 8))
@@ -342,6 +370,7 @@ def test_teleport_five_is_a_mass_recall():
         assert abs(x - sx) + abs(y - sy) == 1, name
 
 
+@pytest.mark.seed("blackfire:87.1", "blackfire:87.2")
 def test_teleport_six_jumps_up_to_three_regardless_of_walls():
     """"6. Unit may teleport up to 3 spaces, regardless of walls. Cannot teleport into normally inaccessible spaces.\""""
     st = fresh(GW=(7, 4), GS=(0, 0), GA=(0, 8))
@@ -357,6 +386,7 @@ def test_teleport_six_jumps_up_to_three_regardless_of_walls():
 
 
 # -- Sorcerer and the Orb -----------------------------------------------------------------
+@pytest.mark.seed("blackfire:23.1", "blackfire:59.1", "blackfire:60.1")
 def test_picking_up_the_orb_ends_the_sorcerers_move():
     """"If the Orb is picked up, then all movement points for the Sorcerer are lost for that turn.\""""
     st = fresh(GS=(5, 4), GA=(0, 0), GW=(0, 8))
@@ -366,6 +396,7 @@ def test_picking_up_the_orb_ends_the_sorcerers_move():
     assert st.orb_holder == UNITS["GS"] and not moves(st, "GS")
 
 
+@pytest.mark.seed("blackfire:23.1", "blackfire:59.1")
 def test_a_sorcerer_standing_on_the_orb_takes_it_with_its_move():
     st = fresh(GS=(5, 4), GA=(0, 0), GW=(0, 8))
     st.orb_holder, st.orb_cell = None, sq(st, 5, 4)
@@ -374,6 +405,7 @@ def test_a_sorcerer_standing_on_the_orb_takes_it_with_its_move():
     assert st.orb_holder == UNITS["GS"] and not moves(st, "GS")
 
 
+@pytest.mark.seed("blackfire:35.1", "blackfire:58.1")
 def test_only_a_sorcerer_holds_the_orb():
     st = fresh(GS=(0, 0), GA=(5, 4), GW=(0, 8))
     st.orb_holder, st.orb_cell = None, sq(st, 5, 3)
@@ -382,6 +414,7 @@ def test_only_a_sorcerer_holds_the_orb():
     assert st.orb_holder is None and st.orb_cell == sq(st, 5, 3)
 
 
+@pytest.mark.seed("blackfire:34.1")
 def test_killing_the_carrier_drops_the_orb_and_the_enemy_sorcerer_takes_it():
     st = fresh(GS=(5, 4), GA=(0, 0), GW=(0, 8), RS=(5, 6))
     st.apply(("end",))
@@ -389,6 +422,7 @@ def test_killing_the_carrier_drops_the_orb_and_the_enemy_sorcerer_takes_it():
     assert cell_of(st, "GS") is None and st.orb_holder == UNITS["RS"]
 
 
+@pytest.mark.seed("blackfire:28.1", "blackfire:36.1")
 def test_sorcerer_revives_an_adjacent_ally_after_moving():
     """"If not holding the orb, it can revive a friendly unit if 1 space away";
     "Reviving an ally consumes any leftover movement points for that turn.\""""
@@ -403,11 +437,13 @@ def test_sorcerer_revives_an_adjacent_ally_after_moving():
     assert not any(a[0] == "revive" for a in st.legal_actions()) and not moves(st, "GS")
 
 
+@pytest.mark.seed("blackfire:36.1")
 def test_a_carrier_cannot_revive():
     st = fresh(GS=(5, 4), GA=None, GW=(0, 8))
     assert not any(a[0] == "revive" for a in st.legal_actions())
 
 
+@pytest.mark.seed("blackfire:29.1")
 def test_a_revived_unit_kills_the_enemy_on_its_square():
     st = fresh(GS=(5, 4), GA=None, GW=(0, 8), RW=(5, 5))
     st.orb_holder, st.orb_cell = None, sq(st, 0, 4)
@@ -416,6 +452,7 @@ def test_a_revived_unit_kills_the_enemy_on_its_square():
     assert cell_of(st, "RW") is None and cell_of(st, "GA") == (5, 5)
 
 
+@pytest.mark.seed("blackfire:37.1", "blackfire:37.2", "blackfire:91.3")
 def test_sorcerer_respawns_after_three_turns_and_pushes_enemies_back():
     """"If killed, respawns after 3 turns as long as friendly piece is still alive. Any opposing units
     within three spaces, are moved until they are four spaces from the Sorcerer.\""""
@@ -433,6 +470,7 @@ def test_sorcerer_respawns_after_three_turns_and_pushes_enemies_back():
     assert cell_of(st, "RS") == (10, 8)
 
 
+@pytest.mark.seed("blackfire:37.1")
 def test_no_unit_left_loses():
     """Ledger: a side with every unit dead (so no sorcerer can respawn) loses."""
     st = fresh(GS=None, GA=None, GW=(5, 4), RW=(5, 6))
@@ -444,6 +482,7 @@ def test_no_unit_left_loses():
 
 
 # -- Victory ----------------------------------------------------------------------------------
+@pytest.mark.seed("blackfire:9.1")
 def test_carrying_the_orb_to_the_open_exit_wins():
     """"Goal: Take the Blackfire Orb to the exit.\""""
     st = fresh(GS=(9, 8), GA=(0, 0), GW=(0, 4))
@@ -451,6 +490,7 @@ def test_carrying_the_orb_to_the_open_exit_wins():
     assert st.is_over() and st.results().winners == (0,)
 
 
+@pytest.mark.seed("blackfire:11.1")
 def test_a_closed_exit_does_not_win_and_red_needs_the_same_open_exit():
     st = fresh(GS=(1, 8), GA=(0, 0), GW=(0, 4))
     move(st, "GS", 0, 8)  # exit #3 is closed
@@ -462,6 +502,7 @@ def test_a_closed_exit_does_not_win_and_red_needs_the_same_open_exit():
     assert st.is_over() and st.results().winners == (1,)
 
 
+@pytest.mark.seed("blackfire:41.1")
 def test_an_archer_guarding_the_exit_shoots_the_carrier_first():
     st = fresh(GS=(9, 8), GA=(0, 0), GW=(0, 4), RA=(10, 6))
     move(st, "GS", 10, 8)
@@ -469,6 +510,7 @@ def test_an_archer_guarding_the_exit_shoots_the_carrier_first():
 
 
 # -- Variant: prototype --------------------------------------------------------------------------
+@pytest.mark.seed("blackfire:89.2", "blackfire:90.1", "blackfire:91.3b")
 def test_prototype_rules():
     """Playtest notes: four token kinds, sorcerers moved one square, killing the sorcerer won, no respawn."""
     st = field_state("prototype")
@@ -481,6 +523,7 @@ def test_prototype_rules():
     assert "sorcerer" in st.results().reason
 
 
+@pytest.mark.seed("blackfire:87.1", "blackfire:89.3")
 def test_prototype_teleport_only_teleports():
     st = field_state("prototype")
     place(st, GS=(0, 0), GA=(0, 8), GW=(7, 4), **FAR_RED)
@@ -494,6 +537,7 @@ class _NoDice:
         raise AssertionError("no die should be rolled")
 
 
+@pytest.mark.seed("blackfire:41.1", "blackfire:90.4b")
 def test_prototype_archers_are_solely_defensive():
     """Playtest notes: the archer was "initially designed to be solely defensive"; the offensive ability
     came later (ledger 34). A prototype archer that stops next to enemies shoots no one, but an enemy that
@@ -508,6 +552,7 @@ def test_prototype_archers_are_solely_defensive():
     assert cell_of(st, "GW") is None  # the defensive zone still kills
 
 
+@pytest.mark.seed("blackfire:42.1", "blackfire:90.5")
 def test_prototype_archers_hold_no_contest():
     """Playtest notes: the "dice roll when two archers meet" came later (ledger 34). In the prototype an
     archer that stops within 2 of the enemy archer is shot like any other piece, with no die."""
@@ -518,6 +563,7 @@ def test_prototype_archers_hold_no_contest():
     assert cell_of(st, "GA") is None and cell_of(st, "RA") == (5, 4)
 
 
+@pytest.mark.seed("blackfire:45.1", "blackfire:90.4b")
 @pytest.mark.parametrize("roll,attacker_wins", [(5, True), (4, False)])
 def test_archer_options_flip_one_rule_each(roll, attacker_wins):
     """``archer_offense`` and ``archer_contest`` switch the two later additions separately (ledger 34)."""
@@ -544,6 +590,7 @@ def test_archer_options_flip_one_rule_each(roll, attacker_wins):
 
 
 # -- Set-up -------------------------------------------------------------------------------------
+@pytest.mark.seed("blackfire:13.1", "blackfire:13.2", "blackfire:13.2b", "blackfire:63.1")
 def test_setup_tokens_rooms_and_placements():
     """"Turn tokens upside down and shuffle. Place one in each of the seven treasure rooms, and each
     player may place four tokens anywhere on the board.\""""
@@ -564,6 +611,7 @@ def test_setup_tokens_rooms_and_placements():
     assert sum(counts.values()) == 15
 
 
+@pytest.mark.seed("blackfire:13.2b")
 def test_secret_placements_and_collisions():
     """Ledger: placements are secret until both players have placed; a square chosen twice
     sends the second token to the nearest free square."""
@@ -583,6 +631,7 @@ def test_secret_placements_and_collisions():
     assert len(st.tokens) == 15 and c in st.tokens
 
 
+@pytest.mark.seed("blackfire:14.1", "blackfire:15.1", "blackfire:16.1", "blackfire:17.1", "blackfire:18.1", "blackfire:19.1", "blackfire:20.1")
 def test_setup_rolls_and_starting_positions():
     """Roll d4 for red's start, d4 for the open exit, a d6 for colours (even is green); all units on their
     start square; green starts at the centre with the orb and moves first."""

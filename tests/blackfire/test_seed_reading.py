@@ -96,3 +96,16 @@ def test_displace_must_move_an_enemy_one_or_two_spaces():
     assert ("pass",) not in legal and legal
     castle = st.game.castle
     assert {castle.manhattan(st.units[a[1]].cell, a[2]) for a in legal} == {1, 2}
+
+
+@pytest.mark.seed("blackfire:60.2")
+def test_a_speed_move_onto_the_orb_takes_it_and_loses_the_rest_of_the_speed_points():
+    """"If you have two or three movement points, and only use one to get to the orb, all others are lost.
+    Even those gained by a speed token.\""""
+    st = fresh(GS=(5, 4), GA=(0, 0), GW=(0, 8))
+    st.orb_holder, st.orb_cell = None, sq(st, 5, 7)
+    token(st, 5, 5, "speed")
+    move(st, "GS", 5, 5)
+    assert st.stack[-1].kind == "speed"
+    move(st, "GS", 5, 7)  # 2 of the 3 Speed spaces
+    assert st.orb_holder == UNITS["GS"] and not st.stack and not moves(st, "GS")

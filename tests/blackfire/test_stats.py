@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from boardlab.engine.components import dice_distribution
 from boardlab.engine.rng import Rng
 
@@ -12,6 +14,7 @@ from .helpers import UNITS, field_state, place, sq, token
 N = 2000
 
 
+@pytest.mark.seed("blackfire:43.2", "blackfire:90.5")
 def test_archer_contest_is_won_on_five_or_six():
     """"Attacker rolls a die. They must roll a 5 or 6 to kill the defender.\""""
     base = field_state()
@@ -31,6 +34,7 @@ def test_archer_contest_is_won_on_five_or_six():
     assert abs(wins - N * p) < 5 * sd, (wins, N * p)
 
 
+@pytest.mark.seed("blackfire:81.1")
 def test_teleport_table_is_a_fair_d6():
     """Teleport: "Roll d6": 1-4 Orb to Red start #1-#4, 5 Mass Recall, 6 the unit teleports."""
     base = field_state()
