@@ -118,3 +118,39 @@ def test_compare_puts_length_in_the_same_family_and_its_interval_agrees():
     lines = comparison_verdict("A", "B", res)
     claimed = any(line.startswith("Games are") for line in lines)
     assert claimed == r["significant"]
+
+
+def _configs():
+    from boardlab.engine import registry
+
+    for cls in registry.list_games():
+        if cls.id in ("toy", "coin"):
+            continue
+        for variant in cls.variants:
+            for players in range(cls.min_players, cls.max_players + 1):
+                yield cls.id, variant.name, players
+
+
+@pytest.mark.parametrize("game_id,variant,players", list(_configs()))
+def test_the_default_report_of_every_configuration_never_contradicts_itself(game_id, variant, players):
+    """Every game, variant and player count: a small seeded run's default verdict (random agents, the turn cap
+    lowered to keep it cheap), checked for lines that call the same seat or side both even and uneven, and for
+    claims whose interval says otherwise."""
+    from boardlab.engine.registry import make
+    from boardlab.playtest.run import annotate, plan_run
+    from boardlab.playtest.simulate import play_row
+
+    config = plan_run(game_id, games=8, players=players, variant=variant, agents=["random"], seed=11,
+                      options={"max_turns": 40})
+    game = make(game_id, players=players, variant=variant, options={"max_turns": 40})
+    game.record_events = False
+    rows = [play_row(config, i, game) for i in range(8)]
+    result = annotate(summary(rows, players), rows, config)
+    lines = result["verdict"]
+    assert lines and not contradictions(lines), lines
+    for line in lines:
+        m = re.search(r"wins (\d+)% \[(\d+), (\d+)\] against (?:a fair|an even share of) (\d+)%: (.+?) is (favoured|disadvantaged)", line)
+        if m:
+            rate, lo, hi, fair = (int(m.group(i)) for i in range(1, 5))
+            assert lo <= rate <= hi, line
+            assert (lo >= fair if m.group(6) == "favoured" else hi <= fair), line
