@@ -162,7 +162,7 @@ def test_game_with_bots_every_websocket_message(client, game_id, players, agent,
 
 # every shipped game; seeds whose heuristic games are of ordinary length (a 1,200-decision labyrinth
 # game would only make the test slow: every state is checked for every seat)
-GAMES = {"armies": 2024, "blackfire": 2024, "dungeons-jewel": 5, "summoners-quest": 2024, "wizards-labyrinth": 4}
+GAMES = {"armies": 2024, "blackfire": 2024, "dungeons-jewel": 5, "summoners-quest": 2024, "wizards-labyrinth": 16}
 
 
 @pytest.mark.parametrize("game_id,seed", sorted(GAMES.items()))

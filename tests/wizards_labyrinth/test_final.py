@@ -424,8 +424,10 @@ def test_frost_bolt_heroes_skip_their_turn():
 
 
 def test_switcheroo_switches_a_hero_with_a_token():
-    """Switcheroo "switches a player with another token on the board" """
+    """Switcheroo "switches a player with another token on the board" (Hero 2 stands apart: the token may
+    not land beside another hero, ledger 44)"""
     s = scenario()
+    s.hero(2).pos = 1
     put(s, 10, "m2")
     s.whand = ["Switcheroo"]
     s._legal = None

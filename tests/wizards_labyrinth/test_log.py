@@ -20,6 +20,7 @@ def test_switcheroo_logs_the_hero_picked_and_which_token():
     from .helpers import put, scenario
 
     s = scenario()
+    s.hero(2).pos = 1  # Hero 1 alone on his tile (ledger 44)
     put(s, 20, "X", "m1")
     s.whand = ["Switcheroo"]
     s.mana_left = 99

@@ -44,6 +44,7 @@ def test_switcheroo_cannot_send_a_hero_to_a_cut_off_tile():
     """Issue 17 item 5: the Rage "can not remove tiles in such a way that a hero could not get to the
     wizard tower"; Switcheroo may not make such a hero either. E5 (24) is cut off by the removed D5 and E4."""
     s = scenario()
+    s.hero(2).pos = 5  # Hero 1 alone on his tile (ledger 44)
     s.removed[19] = s.removed[23] = True
     put(s, 24, "m1")
     put(s, 20, "m2")

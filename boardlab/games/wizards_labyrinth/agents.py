@@ -142,10 +142,12 @@ class HeuristicAgent(BaseAgent):
                 base = 3 * max(sum(1 for h in heroes if h["pos"] == p) for p in {h["pos"] for h in heroes})
             elif c.effect == "switcheroo":
                 # Switcheroo moves a hero for free: played carelessly it carries a hero deeper into the
-                # labyrinth (toward rooms to explore, keys and the tower), a gift to the heroes. Play it
-                # to split a group (the designers' reason for the card), else keep it (below "end"): sending
-                # a lone key holder back again and again only stalls the game to the turn cap.
-                grouped = any(sum(1 for h in heroes if h["pos"] == q) > 1 for q in {h["pos"] for h in heroes})
+                # labyrinth (toward rooms to explore, keys and the tower), a gift to the heroes. It is worth
+                # most when it can split a group (the designers' reason for the card), which the rules allow
+                # only with the option switcheroo_onto_heroes (ledger 44); otherwise it scores 0.3 + 0.6 for
+                # its cost, just above ending the turn (0.5), and sends a lone hero far from the tower.
+                grouped = game.option_values["switcheroo_onto_heroes"] and any(
+                    sum(1 for h in heroes if h["pos"] == q) > 1 for q in {h["pos"] for h in heroes})
                 base = 3.5 if grouped else 0.3
             else:
                 base = 3 if goal is not None and st["tower_open"] else 0.2
@@ -153,12 +155,20 @@ class HeuristicAgent(BaseAgent):
         return self.best(legal, score)
 
     def _place(self, st, legal, game):
+        """Plan where every token still to place goes, then place one of them chosen uniformly at random.
+
+        The heroes watch the order of the face-down placements, so the order must not depend on what the
+        tokens are (issue 30 item 14: placing the scored-highest pair first put the card's monster first
+        about 65% of the time, against 1 in 3 by chance). Each placement is a uniformly random token of the
+        plan, so the next token placed is any remaining token with equal chance; where they go still
+        follows the scores (monsters on key tiles, in the tower ...)."""
         b = Board(st, game.grid)
         heroes = [h["pos"] for h in st["heroes"] if h["alive"]]
         dists = [b.dist(h) for h in heroes]
         goal = st["entrance_cell"]
-        def score(a):
-            c, k = a[1], a[2]
+        noise = self.params["noise"]
+        extra: dict[int, int] = {}
+        def score(c, k):
             if c == st["tower"]:
                 return 20 if k[0] == "m" else 3
             dh = min((d.get(c, 99) for d in dists), default=9)
@@ -168,9 +178,25 @@ class HeuristicAgent(BaseAgent):
                 s += 1.0 + (3.0 if tile.get("kind") == "key" and k != "X" else 0)
             if goal is not None and st["tower_open"] and c == goal:
                 s += 4
-            s -= 0.8 * len(st["tokens"][c])
+            s -= 0.8 * (len(st["tokens"][c]) + extra.get(c, 0))
             return s
-        return self.best(legal, score)
+        cells: dict[str, list[int]] = {}
+        for a in legal:
+            cells.setdefault(a[2], []).append(a[1])
+        left = (st.get("prompt") or {}).get("tokens") or sorted(cells)
+        limit = game.token_limit
+        plan: list[tuple] = []
+        # monsters first, then traps, then blanks: the most valuable token takes the best tile
+        for k in sorted(left, key=lambda k: (k[0] != "m", k[0] != "T", k)):
+            free = [c for c in cells.get(k, ()) if len(st["tokens"][c]) + extra.get(c, 0) < limit]
+            if not free:
+                continue
+            c = max(free, key=lambda c: score(c, k) + noise * self.rng.random())
+            extra[c] = extra.get(c, 0) + 1
+            plan.append(("place", c, k))
+        if not plan:
+            return self.best(legal, lambda a: score(a[1], a[2]))
+        return plan[self.rng.below(len(plan))]
 
     def _spell_target(self, st, legal, game):
         heroes = [h for h in st["heroes"] if h["alive"]]

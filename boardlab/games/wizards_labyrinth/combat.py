@@ -44,7 +44,7 @@ class CombatMixin:
         if traps:
             target = o[f"trap_save_{min(traps, 3)}"]
             for h in heroes:
-                r = self.rng.roll(20)
+                r = self.rng.roll(o["trap_die"])  # a d20 in every version (ledger 45)
                 total = r + self.bonus(h, "save")
                 ok = total >= target
                 self.emit(f"Hero {h.seat} rolls {r}+{total - r} against {traps} trap(s) ({target}+): {'saved' if ok else 'hurt'}",

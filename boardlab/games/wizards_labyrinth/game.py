@@ -42,6 +42,8 @@ OPTIONS = (
     Option("trap_save_1", 7, "Save needed against 1 trap.", "int", low=1, high=21, tunable=True),
     Option("trap_save_2", 10, "Save needed against 2 traps.", "int", low=1, high=21, tunable=True),
     Option("trap_save_3", 13, "Save needed against 3 or more traps.", "int", low=1, high=21, tunable=True),
+    Option("trap_die", 20, "Sides of the die rolled for trap saves (the seed: 'All dice use in the game are twenty sided dice'; "
+           "6 tries the d6 that alpha's '5+ ... making it 4+' suggests, ledger 45).", "int", low=2, high=20),
     Option("trap_damage", 2, "Damage of a failed trap save.", "int", low=0, high=10, tunable=True),
     Option("trap_damage_per_trap", False, "A failed save costs the damage once per trap (the 26 Oct update's account of beta).", "bool"),
     Option("loss_damage_per_monster", True, "A lost fight costs 1 damage per monster (false: 1 damage, alpha).", "bool"),
@@ -52,6 +54,9 @@ OPTIONS = (
     Option("rage", True, "Rage of the wizard once the keys are taken (not in alpha).", "bool"),
     Option("tower_entrance", True, "The tower has one entrance whose direction the wizard chooses (not in alpha).", "bool"),
     Option("stuck_retreat", "wizard", "Who chooses the retreat of a hero who could not move: 'wizard' (final) or 'hero'.", "str", choices=("wizard", "hero")),
+    Option("switcheroo_onto_heroes", False, "Switcheroo may pick a hero who shares his tile, so the swapped token lands "
+           "beside the heroes left there (false: only a hero alone on his tile, as tokens go only on 'any tile that does "
+           "not have a player on it', ledger 44).", "bool"),
     Option("trading", True, "Heroes on one tile may give each other loot and keys (not in alpha).", "bool"),
     Option("equipment_limits", True, "At most 2 swords and 1 pair of boots equipped (not in alpha).", "bool"),
 )

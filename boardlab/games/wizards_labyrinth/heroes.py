@@ -81,9 +81,15 @@ class HeroMovementMixin:
             self.emit(f"Hero {h.seat} uses {a[1]}", {"seat": h.seat, "card": a[1]})
         elif kind == "give":
             h.hand.remove(a[2])
-            self.receive(self.hero(a[1]), a[2])
-            self.emit(f"Hero {h.seat} gives a loot card to Hero {a[1]}", {"seat": h.seat, "to": a[1]},
-                      to=self.hero_seats(), private_text=f"Hero {h.seat} gives {a[2]} to Hero {a[1]}")
+            mate = self.hero(a[1])
+            worn = len(mate.equipment)
+            self.receive(mate, a[2])
+            if len(mate.equipment) > worn:  # equipped at once: the board shows it to everyone, so the log names it
+                self.emit(f"Hero {h.seat} gives {a[2]} to Hero {a[1]}, who equips it",
+                          {"seat": h.seat, "to": a[1], "card": a[2], "equipped": True})
+            else:
+                self.emit(f"Hero {h.seat} gives a loot card to Hero {a[1]}", {"seat": h.seat, "to": a[1]},
+                          to=self.hero_seats(), private_text=f"Hero {h.seat} gives {a[2]} to Hero {a[1]}")
         elif kind == "give_key":
             h.keys -= 1
             self.hero(a[1]).keys += 1
@@ -141,6 +147,12 @@ class HeroMovementMixin:
         self.phase = "combat"
         tasks: list[tuple] = []
         if not o["loot_phase"]:
+            # A stuck hero "flip[s] all the tokens (and the tile if necessary)" (beta): on a face-down tile
+            # he came to by a retreat, the tile flips as if entered (ledger 47).
+            for s in sorted(moves):
+                h = self.hero(s)
+                if h.stuck and moves[s][0] == "stay" and not self.flipped[h.pos] and h.pos != self.tower:
+                    arrivals.setdefault(h.pos, []).append(s)
             for c, seats in arrivals.items():
                 if c != self.tower:
                     tasks.append(("arrive", c, tuple(seats)))

@@ -343,7 +343,6 @@ class LabyrinthRules(WizardTurnMixin, HeroMovementMixin, CombatMixin, State):
         self.wdeck.discard(a[1])
         self.emit(f"The wizard discards {a[1]}", {"discarded": [a[1]]})
         p.data["left"] -= 1
-        self.emit("The wizard keeps a card", to=[WIZARD], private_text=f"You keep {a[1]}")
         if p.data["left"] == 0 or not self.whand:
             self.stack.pop()
 
@@ -355,9 +354,14 @@ class LabyrinthRules(WizardTurnMixin, HeroMovementMixin, CombatMixin, State):
         self.emit(f"Hero {h.seat} finds a key on {cell_name(self.game, c)}!", {"seat": h.seat, "cell": c, "keys_taken": self.keys_taken})
 
     def _t_loot_phase(self) -> None:
+        """Flip the face-down tiles with heroes on them, apply their values, award keys and room loot.
+
+        A tile that still holds tokens is not flipped: its tokens were not fought this turn (a hero the
+        wizard sent there in retreat), and the monsters come before the tile ("first flip the monsters and
+        when they are killed they heroes get to flip the tiles", ledger 46)."""
         self.phase = "loot"
         for c in sorted({h.pos for h in self.living() if not h.frozen}):
-            if self.flipped[c]:
+            if self.flipped[c] or self.tokens[c]:
                 continue
             here = [h for h in self.heroes_at(c) if not h.frozen]
             self.flip_tile(c)

@@ -25,7 +25,7 @@ class WizardTurnMixin:
         self.begin_turn()
         self.phase = "wizard"
         tasks: list[tuple] = [("rage", self.game.players)] if self.rage_active() else []
-        # alpha's "First turn": the opening five are that turn's draw (ledger 48)
+        # alpha's "First turn": the opening five are that turn's draw (ledger 43)
         draw = not first or self.game.option_values["first_turn_draw"]
         self.todo[0:0] = tasks + [("wizard_draw",) if draw else ("wizard_draw", 0), ("ask", "main")]
 
@@ -121,6 +121,10 @@ class WizardTurnMixin:
                   private_text=f"You place {a[2]} on {cell_name(self.game, a[1])}")
         if not p.data["tokens"] or not self._l_place(p):
             self.stack.pop()
+            if p.data["tokens"]:  # the prompt ends early, as the board shows: say how many, never which
+                n = len(p.data["tokens"])
+                self.emit(f"No tile can take the last {f'{n} tokens' if n > 1 else 'token'} of {p.data['card']}",
+                          {"card": p.data["card"], "unplaced": n})
 
     def _l_spell_target(self, p: Prompt) -> list[tuple]:
         return [("target", c) for c in sorted({h.pos for h in self.living()})]
@@ -149,10 +153,16 @@ class WizardTurnMixin:
 
     def _l_switch_hero(self, p: Prompt | None) -> list[tuple]:
         """Heroes that can swap with some token: the token lands on the hero's tile, which must stay within
-        the token limit ("a maximum number of tokens on a single tile equal to the total number of players")."""
+        the token limit ("a maximum number of tokens on a single tile equal to the total number of players",
+        ledger 37) and must have no other hero left on it ("any tile that does not have a player on it",
+        ledger 44; option ``switcheroo_onto_heroes`` lifts this)."""
         limit = self.game.token_limit
-        return [("hero", h.seat) for h in self.living()
-                if len(self.tokens[h.pos]) < limit and self._l_switch_token(Prompt(WIZARD, "switch_token", {"seat": h.seat}))]
+        crowd_ok = self.game.option_values["switcheroo_onto_heroes"]
+        living = self.living()
+        return [("hero", h.seat) for h in living
+                if len(self.tokens[h.pos]) < limit
+                and (crowd_ok or not any(o is not h and o.pos == h.pos for o in living))
+                and self._l_switch_token(Prompt(WIZARD, "switch_token", {"seat": h.seat}))]
 
     def _a_switch_hero(self, p: Prompt, a: tuple) -> None:
         self.stack[-1] = Prompt(WIZARD, "switch_token", {"seat": a[1]})
