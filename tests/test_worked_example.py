@@ -11,6 +11,7 @@ pending bid, must fail those same checks: a check that passes a leak is no check
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -134,8 +135,7 @@ def test_json_bad_input_and_tampering_at_every_decision(variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_indistinguishable_at_every_decision(variant, seed):
-    game = make("goofspiel", variant=variant)
-    assert check_game(game, seed, steps=10_000) == []
+    assert check_game(make("goofspiel", variant=variant), seed, steps=10_000) == []
 
 
 def test_bots_and_terminal_scene():
@@ -256,3 +256,28 @@ def test_a_leak_hidden_by_a_lazy_determinization_is_still_caught(monkeypatch):
     monkeypatch.setitem(registry._cache, cls.id, cls)
     check_playout(cls.id, 1, every=1, leak_every=1)  # passes: the determinization check is blind here
     assert check_game(make(cls.id), 1, steps=10_000)
+
+
+# -- the docs show this code ------------------------------------------------------------
+
+
+def _code_lines(text: str) -> set[str]:
+    """Stripped lines, less trailing comments and blank or comment-only lines."""
+    out = set()
+    for line in text.splitlines():
+        line = line.split("  #")[0].strip()
+        if line and not line.startswith("#"):
+            out.add(line)
+    return out
+
+
+def test_the_docs_walk_through_this_code():
+    """Every line of every Python block in docs/architecture.md, "How to add a game", is a
+    line of the example or of this test: the tutorial cannot drift from the tested code."""
+    doc = (EXAMPLES.parent / "docs" / "architecture.md").read_text()
+    section = doc[doc.index("## How to add a game"):]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    assert len(blocks) >= 6
+    known = set().union(*(_code_lines(f.read_text()) for f in [*(EXAMPLES / "goofspiel").glob("*.py"), Path(__file__)]))
+    missing = [line for block in blocks for line in sorted(_code_lines(block)) if line not in known]
+    assert not missing, missing
