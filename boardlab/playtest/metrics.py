@@ -140,6 +140,55 @@ def lead_changes(leaders: Sequence[int | None]) -> int:
     return changes
 
 
+def decided_at(leaders: Sequence[int | None], winners: Sequence[int]) -> float | None:
+    """When the result was settled, as a share of the game's turns: the first turn index ``k``
+    from which a winner leads (strictly, by ``State.evaluate`` at the start of every turn) at
+    every turn to the end, divided by the number of turns; ``None`` when nobody won.
+
+    0.0: the eventual winner led from the first turn; 1.0: it never led at a turn's start
+    (it took the lead with the last decision).
+
+    >>> decided_at([None, 1, 0, 0, 0], [0])
+    0.4
+    >>> decided_at([0, 0], [0]), decided_at([0, 1], [0]), decided_at([0, 1], [])
+    (0.0, 1.0, None)
+    """
+    if not winners or not leaders:
+        return None
+    won = set(winners)
+    k = len(leaders)
+    while k > 0 and leaders[k - 1] in won:
+        k -= 1
+    return k / len(leaders)
+
+
+def kingmaking_turns(leaders: Sequence[int | None], lowest_owner: Sequence[int], winners: Sequence[int]) -> int | None:
+    """How many turns were opened by a seat that could no longer win and handed the lead to the winner.
+
+    ``leaders[k]`` is the strict leader at the start of turn ``k`` (``None``: a tie) and
+    ``lowest_owner[k]`` the seat that opened turn ``k`` if its evaluation was then strictly the
+    lowest (``-1`` otherwise). Turn ``k`` counts when its seat did not win, was strictly last,
+    no winner led at its start and a winner leads at the start of the next turn (after the last
+    turn, the winner by definition). ``None`` when nobody won.
+
+    >>> kingmaking_turns([1, 1, 2, 2], [-1, 0, -1, -1], [2])
+    1
+    >>> kingmaking_turns([1, 1, 2, 2], [-1, 2, -1, -1], [2])   # the winner's own move is not kingmaking
+    0
+    """
+    if not winners:
+        return None
+    won = set(winners)
+    count = 0
+    last = len(leaders) - 1
+    for k, owner in enumerate(lowest_owner):
+        if owner < 0 or owner in won or leaders[k] in won:
+            continue
+        if k == last or leaders[k + 1] in won:
+            count += 1
+    return count
+
+
 def leader_of(values: Sequence[float], eps: float = 1e-9) -> int | None:
     """The seat with the strictly highest value, or ``None`` on a tie."""
     if not values:
@@ -242,6 +291,43 @@ def roles_add_information(rows: Sequence[dict[str, Any]]) -> bool:
     return False
 
 
+def interval(values: Iterable[float]) -> dict[str, float]:
+    """A mean with its Student-t 95% interval as a dict (``n`` = 0 when there are no values)."""
+    from boardlab.stats import mean_ci
+
+    vals = [float(v) for v in values]
+    mean, lo, hi = mean_ci(vals)
+    return {"n": len(vals), "mean": mean, "ci_low": lo, "ci_high": hi}
+
+
+def experience(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
+    """The experience metrics of a run (docs/playtest.md "Experience"), each with a 95% interval.
+
+    Means over games use Student's t; shares of games use Wilson. Rows written before these
+    metrics existed lack their columns: such metrics have ``n`` = 0 (``recorded`` False).
+    """
+    have = [r for r in rows if r.get("downtime_mean") is not None]
+    per_seat = lambda key: [interval(r[key][s] for r in have) for s in range(players)]  # noqa: E731
+    decided = [r["decided_at"] for r in have if r.get("decided_at") is not None]
+    king = [r["kingmaking"] for r in have if r.get("kingmaking") is not None]
+    return {
+        "recorded": bool(have),
+        "games": len(have),
+        "downtime": interval(sum(r["downtime_mean"]) / len(r["downtime_mean"]) for r in have if r["downtime_mean"]),
+        "downtime_max": interval(max(r["downtime_max"]) for r in have if r["downtime_max"]),
+        "downtime_by_seat": per_seat("downtime_mean"),
+        "waiting_out": interval(sum(r["waiting_out"]) / len(r["waiting_out"]) for r in have if r["waiting_out"]),
+        "waiting_out_max": interval(max(r["waiting_out"]) for r in have if r["waiting_out"]),
+        "waiting_out_by_seat": per_seat("waiting_out"),
+        "waiting_out_games": rate(sum(1 for r in have if any(r["waiting_out"])), len(have)),
+        "decided_at": interval(decided),
+        "kingmaking": rate(sum(1 for k in king if k > 0), len(king)) if players > 2 else None,
+        "kingmaking_turns": interval(king) if players > 2 else None,
+        "lead_changes": interval(r["lead_changes"] for r in rows),
+        "closeness": interval(r["closeness"] for r in rows),
+    }
+
+
 def summary(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
     """Every game-neutral metric of a run."""
     return {
@@ -259,4 +345,5 @@ def summary(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
         "lead_changes": distribution(r["lead_changes"] for r in rows),
         "closeness": distribution(r["closeness"] for r in rows),
         "usage": feature_usage(rows),
+        "experience": experience(rows, players),
     }

@@ -18,7 +18,7 @@ from boardlab.agents import Decision, make_agent
 from boardlab.engine.registry import make
 from boardlab.agents.runner import agent_seed, game_seed, tune_gc_for_simulation
 
-from .metrics import lead_changes, leader_of
+from .metrics import decided_at, kingmaking_turns, lead_changes, leader_of
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,17 @@ def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
     # that never leaves turn 0 falls back to the first seat that acted at all.
     first_seat: int | None = None
     first_any: int | None = None
+    # Experience metrics (docs/playtest.md "Experience"), O(1) per decision, O(players) per turn.
+    decision = 0                      # index of the decision about to be made
+    last_decision = [-1] * players    # each seat's last decision index (downtime)
+    wait_sum = [0] * players
+    wait_n = [0] * players
+    wait_max = [0] * players
+    turn_index = -1                   # index of the current turn among turns in which someone decided
+    last_turn_index = [-1] * players  # each seat's last such turn (waiting while out)
+    waiting_out = [0] * players
+    round_gap = players - 1           # others' turns a seat waits in an ordinary round
+    lowest_owner: list[int] = []      # per turn: the seat opening it if strictly lowest by evaluate, else -1
     while True:
         seat = state.current_seat()
         if seat is None:
@@ -123,11 +134,32 @@ def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
         branching_sum += len(legal)
         if state.turn != last_turn:
             last_turn = state.turn
+            turn_index += 1
             values = [state.evaluate(s) for s in range(players)]
             leaders.append(leader_of(values))
             ordered = sorted(values, reverse=True)
             gaps.append(ordered[0] - ordered[1] if len(ordered) > 1 else 0.0)
+            if players > 2:
+                mine = values[seat]
+                lowest_owner.append(seat if all(mine < v - 1e-9 for s, v in enumerate(values) if s != seat) else -1)
+        gap = decision - last_decision[seat] - 1
+        if gap > 0 and last_decision[seat] >= 0:
+            wait_sum[seat] += gap
+            wait_n[seat] += 1
+            if gap > wait_max[seat]:
+                wait_max[seat] = gap
+        last_decision[seat] = decision
+        decision += 1
+        if last_turn_index[seat] != turn_index:
+            skipped = turn_index - last_turn_index[seat] - 1 - round_gap
+            if skipped > 0:
+                waiting_out[seat] += skipped
+            last_turn_index[seat] = turn_index
         state.apply(agents[seat].act(Decision(state, seat)))
+    for s in range(players):
+        skipped = turn_index - last_turn_index[s] - round_gap  # turns after its last decision, beyond a round
+        if skipped > 0:
+            waiting_out[s] += skipped
     res = state.results()
     roles = list(state.roles())
     return {
@@ -152,6 +184,11 @@ def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
         "closeness": 1.0 - (sum(gaps) / len(gaps)) if gaps else 1.0,
         "metrics": {k: [int(c) for c in v] for k, v in sorted(state.metrics().items())},
         "first_seat": first_seat if first_seat is not None else first_any,
+        "downtime_mean": [wait_sum[s] / wait_n[s] if wait_n[s] else 0.0 for s in range(players)],
+        "downtime_max": wait_max,
+        "waiting_out": waiting_out,
+        "decided_at": decided_at(leaders, res.winners),
+        "kingmaking": kingmaking_turns(leaders, lowest_owner, res.winners) if players > 2 else None,
     }
 
 

@@ -20,7 +20,10 @@ COLUMNS = (
     "index", "seed", "game", "variant", "players", "options", "agents", "roles", "winners",
     "winner_roles", "scores", "truncated", "reason", "turns", "decisions", "choice_points",
     "mean_branching", "lead_changes", "closeness", "metrics", "first_seat",
+    "downtime_mean", "downtime_max", "waiting_out", "decided_at", "kingmaking",
 )
+#: Columns added after the first release: rows (and run folders) written before them may lack them.
+OPTIONAL = frozenset(("first_seat", "downtime_mean", "downtime_max", "waiting_out", "decided_at", "kingmaking"))
 
 
 def _schema() -> Any:
@@ -35,6 +38,8 @@ def _schema() -> Any:
         ("decisions", pa.int64()), ("choice_points", pa.int64()), ("mean_branching", pa.float64()),
         ("lead_changes", pa.int64()), ("closeness", pa.float64()), ("metrics", pa.string()),
         ("first_seat", pa.int64()),
+        ("downtime_mean", pa.list_(pa.float64())), ("downtime_max", pa.list_(pa.int64())),
+        ("waiting_out", pa.list_(pa.int64())), ("decided_at", pa.float64()), ("kingmaking", pa.int64()),
     ])
 
 
@@ -44,7 +49,7 @@ def rows_to_table(rows: Sequence[dict[str, Any]]) -> Any:
     cols: dict[str, list[Any]] = {c: [] for c in COLUMNS}
     for r in rows:
         for c in COLUMNS:
-            v = r.get(c) if c == "first_seat" else r[c]
+            v = r.get(c) if c in OPTIONAL else r[c]
             if c == "metrics":
                 v = json.dumps(v, sort_keys=True)
             cols[c].append(v)
