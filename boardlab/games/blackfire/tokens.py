@@ -2,7 +2,9 @@
 
 A mixin of :class:`~boardlab.games.blackfire.rules.BlackfireRules`.  Tokens
 that need a choice (Speed, Revive, Displace, Teleport 6) push a prompt that
-the rules answer; the rest take effect at once.
+the rules answer; the rest take effect at once.  :func:`token_reference` writes
+the board's token reference from the same option values, so the reference the
+players read says what these effects do under every variant and option.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from typing import Any, Mapping
 from boardlab.engine.state import Prompt
 
 from .content import TOKEN_KINDS
-
 from .pieces import ARCHER, GREEN, RED, SORCERER, UNIT_NAMES, WARRIOR, unit_id
 
 
@@ -24,18 +25,18 @@ def token_reference(opt: Mapping[str, Any], counts: Mapping[str, int]) -> dict[s
     """The token reference "written directly on the board" (playtest notes), one text per token kind of
     this game's set, in reference order.  Generated from the rules' own option values, so it says what
     :class:`TokensMixin` does under every variant and option (the scene's reference panel shows it)."""
-    rng = opt["archer_range"]
+    reach = opt["archer_range"]
     if opt["archer_contest"]:
-        meet = (f" If this puts your archer within {_spaces(rng)} of the enemy archer, they hold the archer "
+        meet = (f" If this puts your archer within {_spaces(reach)} of the enemy archer, they hold the archer "
                 f"contest (yours attacks and needs {opt['contest_target']}+).")
-        mass = (f" If the two archers end within {_spaces(rng)} of each other, they hold the archer contest "
+        mass = (f" If the two archers end within {_spaces(reach)} of each other, they hold the archer contest "
                 f"(the archer moved attacks, yours if both were; it needs {opt['contest_target']}+).")
-        displaced = (f" A displaced archer cannot shoot, but if it lands within {_spaces(rng)} of your archer the "
+        displaced = (f" A displaced archer cannot shoot, but if it lands within {_spaces(reach)} of your archer the "
                      f"two hold the archer contest (it needs {opt['contest_target']}+); any other unit landing there "
                      "is shot.")
     else:
         meet = mass = ""
-        displaced = f" A displaced archer cannot shoot; a unit landing within {_spaces(rng)} of your archer is shot."
+        displaced = f" A displaced archer cannot shoot; a unit landing within {_spaces(reach)} of your archer is shot."
     turns = opt["invulnerable_turns"]
     texts = {
         "revive": "Revive one of your own dead units (sorcerer, archer or warrior) on any free square without a "
