@@ -29,7 +29,7 @@ def test_designed_content_loads_and_is_marked():
 
 def test_every_tile_has_a_positive_or_negative_value_on_each_symbol():
     """ "Each tile has a Card Draw symbol and a Mana Wheel symbol and a positive or negative value in each
-    of the symbols" (ledger 47): no designed room or key tile has a 0, and the rooms keep their average
+    of the symbols" (ledger 42): no designed room or key tile has a 0, and the rooms keep their average
     (slightly in the wizard's favour)."""
     c = load_content()
     assert len(c.rooms) == 47

@@ -18,6 +18,7 @@ def room(s, draw, mana):
 
 
 # -- Preparation ----------------------------------------------------------
+@pytest.mark.seed("wizards-labyrinth:10.1")
 @pytest.mark.parametrize("players,size", [(3, 5), (4, 6), (5, 7)])
 def test_grid_size_by_player_count(players, size):
     """ "3 players - 5x5 grid. 4 players - 6x6 grid. 5 players - 7x7 grid." """
@@ -26,6 +27,7 @@ def test_grid_size_by_player_count(players, size):
     assert s.tiles.count("tower") == 1 and s.tiles.count("start") == 1
 
 
+@pytest.mark.seed("wizards-labyrinth:15.1")
 def test_tower_at_centre_and_wizard_chooses_on_6x6():
     """ "replaces the center tile with the wizard tower ... if there is not exact center (6x6 grid)
     the wizard chooses one of the center tiles." """
@@ -38,6 +40,7 @@ def test_tower_at_centre_and_wizard_chooses_on_6x6():
     assert s4.tiles[15] == "tower" and s4.tiles[21][0] == "r" and s4.tower == 15
 
 
+@pytest.mark.seed("wizards-labyrinth:15.2", "wizards-labyrinth:18.1")
 def test_wizard_chooses_entrance_and_hides_three_keys():
     """ "The wizard also chooses which direction the tower entrance will face" and "the heroes close
     their eyes and the wizard take the 3 key tiles and replace 3 of the tiles" """
@@ -54,6 +57,7 @@ def test_wizard_chooses_entrance_and_hides_three_keys():
     assert s.view(0)["state"]["tiles"][4]["kind"] == "key"
 
 
+@pytest.mark.seed("wizards-labyrinth:15.3", "wizards-labyrinth:20.1", "wizards-labyrinth:24.1", "wizards-labyrinth:30.1")
 def test_opening_draw_five_keep_three_and_start_values():
     """ "draws 5 cards from the wizard deck and choose 3 of them to keep ... the rest are shuffled
     into the deck again", "spins the mana wheel so that it is a 2 mana", "10 hit points",
@@ -73,6 +77,7 @@ def test_opening_draw_five_keep_three_and_start_values():
 
 
 # -- Wizard turn -----------------------------------------------------------
+@pytest.mark.seed("wizards-labyrinth:35.1", "wizards-labyrinth:35.2")
 def test_wizard_draws_one_card_and_plays_within_mana():
     """ "The wizard starts his turn by drawing a card ... plays any cards he can ... with the mana" """
     s = scenario()
@@ -89,6 +94,7 @@ def test_wizard_draws_one_card_and_plays_within_mana():
     assert s.stack[-1].kind == "main" and len(s.whand) == n + 1 and s.mana_left == s.mana
 
 
+@pytest.mark.seed("wizards-labyrinth:36.1")
 def test_mana_wheel_at_max_draws_extra_card():
     """ "If the Mana Wheel is on max it can not be increased more and instead the wizard draws an extra card" """
     s = scenario()
@@ -99,6 +105,7 @@ def test_mana_wheel_at_max_draws_extra_card():
 
 
 # -- Movement ----------------------------------------------------------------
+@pytest.mark.seed("wizards-labyrinth:39.1", "wizards-labyrinth:45.2", "wizards-labyrinth:45.3", "wizards-labyrinth:52.1")
 def test_simultaneous_movement_is_secret_until_all_chose():
     """ "All the movement happens simultaneous" (secret choices, revealed together) """
     s = to_moves(scenario())
@@ -112,6 +119,7 @@ def test_simultaneous_movement_is_secret_until_all_chose():
     assert (s.hero(1).pos, s.hero(2).pos) == (1, 5)
 
 
+@pytest.mark.seed("wizards-labyrinth:47.1", "wizards-labyrinth:47.2", "wizards-labyrinth:47.3")
 def test_hero_on_tokens_cannot_move_and_wizard_chooses_retreat():
     """ "If a hero starts the turn on a tile with tokens on it ... that hero can not move ... If the hero
     would lose the combat the wizard chooses which tile the hero retreats to, the wizard can make the
@@ -135,6 +143,7 @@ def test_hero_on_tokens_cannot_move_and_wizard_chooses_retreat():
 
 
 # -- Combat ------------------------------------------------------------------
+@pytest.mark.seed("wizards-labyrinth:40.1", "wizards-labyrinth:52.2", "wizards-labyrinth:52.3", "wizards-labyrinth:56.2", "wizards-labyrinth:57.2")
 def test_blanks_removed_and_tie_goes_to_heroes_win_draws_two_keeps_one():
     """ "Remove any blanks", "in case of a tie the hero/heroes win", "draw 2 cards from the loot deck
     and choose one of them to keep, the other is discarded." """
@@ -153,6 +162,7 @@ def test_blanks_removed_and_tie_goes_to_heroes_win_draws_two_keeps_one():
     assert len(s.ldeck.discard_pile) == discard + 1
 
 
+@pytest.mark.seed("wizards-labyrinth:55.1", "wizards-labyrinth:57.1")
 def test_lost_fight_retreats_and_one_damage_per_monster():
     """ "the hero/heroes have to move back to their previous tile and take 1 damage for each monster" """
     s = scenario()
@@ -166,6 +176,7 @@ def test_lost_fight_retreats_and_one_damage_per_monster():
     assert not s.flipped[5]  # it retreated before the loot phase
 
 
+@pytest.mark.seed("wizards-labyrinth:55.2", "wizards-labyrinth:56.1")
 def test_two_heroes_take_highest_roll_and_add_all_bonuses():
     """ "all heroes roll a dice and choose the highest roll and add all of the heroes equipment" """
     s = scenario()
@@ -186,6 +197,7 @@ def test_two_heroes_take_highest_roll_and_add_all_bonuses():
     assert s2.tokens[5] == [] and s2.stack[-1].kind == "loot" and s2.stack[-1].data["to"] == [1, 2]
 
 
+@pytest.mark.seed("wizards-labyrinth:60.1", "wizards-labyrinth:61.1", "wizards-labyrinth:66.1", "wizards-labyrinth:68.1")
 @pytest.mark.parametrize("traps,fail,ok", [(1, 6, 7), (2, 9, 10), (3, 12, 13)])
 def test_trap_saves_by_number_of_traps(traps, fail, ok):
     """ "1 trap - 7+ save roll. 2 traps - 10+ save roll. 3 traps - 13+ save roll." "If the hero fails
@@ -210,6 +222,7 @@ def test_boots_add_to_trap_saves():
     assert s.hero(1).hp == 10
 
 
+@pytest.mark.seed("wizards-labyrinth:55.2", "wizards-labyrinth:130.1")
 def test_combat_bonus_consumable_played_before_the_dice():
     """Consumables "one use combat bonuses" played "when indicated on the card" (ledger)."""
     s = scenario()
@@ -224,6 +237,7 @@ def test_combat_bonus_consumable_played_before_the_dice():
 
 
 # -- Loot phase ----------------------------------------------------------------
+@pytest.mark.seed("wizards-labyrinth:41.1", "wizards-labyrinth:76.1", "wizards-labyrinth:76.2", "wizards-labyrinth:76.3", "wizards-labyrinth:79.2", "wizards-labyrinth:82.1")
 def test_loot_phase_flips_room_applies_values_and_loots_if_no_fight():
     """ "the wizard draws or discards cards equal to the value next to the Card Draw symbol and spins
     the Mana Wheel", "If a hero flips a tile AND fought no monsters ... draw one loot card." """
@@ -239,6 +253,7 @@ def test_loot_phase_flips_room_applies_values_and_loots_if_no_fight():
     assert all(len(h.hand) + len(h.equipment) == 1 for h in s.heroes)
 
 
+@pytest.mark.seed("wizards-labyrinth:79.2")
 def test_negative_card_value_makes_the_wizard_discard_his_choice():
     """ "the wizard draws or discards cards" (ledger: the wizard chooses which cards to discard) """
     s = scenario()
@@ -262,6 +277,7 @@ def test_wheel_stays_within_zero_and_max():
 
 
 # -- Keys, trading, death, victory ---------------------------------------------
+@pytest.mark.seed("wizards-labyrinth:90.2")
 def test_key_tile_gives_a_key_in_loot_phase():
     """ "When a hero flips a tiles with a key symbol he/she receives a key" """
     s = scenario()
@@ -271,6 +287,7 @@ def test_key_tile_gives_a_key_in_loot_phase():
     assert s.hero(1).keys == 1 and s.keys_taken == 1
 
 
+@pytest.mark.seed("wizards-labyrinth:90.5", "wizards-labyrinth:137.2", "wizards-labyrinth:140.1")
 def test_heroes_in_same_tile_trade_keys_and_loot():
     """ "A hero can give his/her keys to another hero if they are in the same tiles." "Heroes in the
     same tile can give loot cards to each other." """
@@ -287,6 +304,7 @@ def test_heroes_in_same_tile_trade_keys_and_loot():
     assert not any(a[0].startswith("give") for a in s.legal_actions())
 
 
+@pytest.mark.seed("wizards-labyrinth:71.1", "wizards-labyrinth:71.2")
 def test_death_drops_keys_and_loot_for_another_hero():
     """ "If a hero is reduced to 0 hp he/she dies ... Any loot and/or keys ... are placed on the tile
     where he/she died, any other hero can pick up these items by moving into the tile" """
@@ -304,6 +322,7 @@ def test_death_drops_keys_and_loot_for_another_hero():
     assert h2.keys == 1 and "Shield" in h2.equipment and "Sprint" in h2.hand and not s.dropped_keys
 
 
+@pytest.mark.seed("wizards-labyrinth:105.1")
 def test_wizard_wins_when_all_heroes_are_dead():
     """ "when all heroes are dead, the wizard wins the game." """
     s = scenario()
@@ -316,6 +335,7 @@ def test_wizard_wins_when_all_heroes_are_dead():
     assert s.is_over() and s.results().winners == (0,)
 
 
+@pytest.mark.seed("wizards-labyrinth:90.1", "wizards-labyrinth:90.3", "wizards-labyrinth:92.1")
 def test_tower_needs_two_keys_and_empty_tower_wins():
     """ "When the heroes have all 2 of the keys they can enter ... 2 keys must be used to enter" """
     s = scenario()
@@ -335,6 +355,7 @@ def test_tower_needs_two_keys_and_empty_tower_wins():
     assert s2.is_over() and s2.results().winners == (1, 2)
 
 
+@pytest.mark.seed("wizards-labyrinth:90.4")
 def test_keys_must_enter_together(  ):
     """Ledger: the heroes stepping in together must hold the keys; a lone hero without them stays."""
     s = scenario()
@@ -356,6 +377,7 @@ def test_only_through_the_entrance():
     assert ("move", 12) not in s.legal_actions()
 
 
+@pytest.mark.seed("wizards-labyrinth:92.1")
 def test_tower_monsters_must_be_defeated():
     """ "When the heroes enter the tower they must defeat any monster that have been placed there" """
     s = scenario()
@@ -378,6 +400,7 @@ def test_tower_monsters_must_be_defeated():
 
 
 # -- Tokens and cards ------------------------------------------------------------
+@pytest.mark.seed("wizards-labyrinth:119.1", "wizards-labyrinth:119.2")
 def test_token_limit_and_no_tokens_on_heroes():
     """ "can be placed on any tile that does not have a player on it ... maximum number of tokens on a
     single tile equal to the total number of players" """
@@ -387,6 +410,7 @@ def test_token_limit_and_no_tokens_on_heroes():
     assert 5 not in cells and 0 not in cells and 6 in cells
 
 
+@pytest.mark.seed("wizards-labyrinth:102.1")
 def test_tower_tokens_only_after_keys_and_never_traps():
     """ "The wizard can place monsters and blank tokens in the wizard tower tile, but ... only ... after
     the heroes have collected 2 keys." """
@@ -396,6 +420,7 @@ def test_tower_tokens_only_after_keys_and_never_traps():
     assert 12 in s.placeable("m1") and 12 in s.placeable("X") and 12 not in s.placeable("T")
 
 
+@pytest.mark.seed("wizards-labyrinth:110.1")
 def test_monster_card_places_its_blanks_in_any_order():
     """ "whenever the wizard places tokens on the board he also places X amount of blank tokens" """
     s = scenario()
@@ -411,6 +436,7 @@ def test_monster_card_places_its_blanks_in_any_order():
     assert s.view(1)["state"]["tokens"][11] == [None] and s.view(0)["state"]["tokens"][11] == ["m1"]
 
 
+@pytest.mark.seed("wizards-labyrinth:112.1")
 def test_frost_bolt_heroes_skip_their_turn():
     """Frost Bolt: "All heroes in 1 tile skips their turn." """
     s = scenario()
@@ -423,6 +449,7 @@ def test_frost_bolt_heroes_skip_their_turn():
     assert all(h.pos == 0 and not h.frozen for h in s.heroes)
 
 
+@pytest.mark.seed("wizards-labyrinth:155.2")
 def test_switcheroo_switches_a_hero_with_a_token():
     """Switcheroo "switches a player with another token on the board" (Hero 2 stands apart: the token may
     not land beside another hero, ledger 44)"""
@@ -437,6 +464,7 @@ def test_switcheroo_switches_a_hero_with_a_token():
     assert s.hero(1).pos == 10 and [t.kind for t in s.tokens[0]] == ["m2"] and s.tokens[10] == []
 
 
+@pytest.mark.seed("wizards-labyrinth:155.2b")
 def test_whirlwind_scatters_heroes_and_leaves_two_level_five_creatures():
     """Whirlwind "moves all players in a room one room away from each other and then places 2 level 5
     creatures in the room"; it is removed from the game when played (ledger)."""
@@ -454,6 +482,7 @@ def test_whirlwind_scatters_heroes_and_leaves_two_level_five_creatures():
     assert "Whirlwind" in s.wdeck.removed and "Whirlwind" not in s.wdeck.discard_pile
 
 
+@pytest.mark.seed("wizards-labyrinth:122.1", "wizards-labyrinth:122.2", "wizards-labyrinth:125.1", "wizards-labyrinth:125.2", "wizards-labyrinth:143.1", "wizards-labyrinth:143.2")
 def test_deck_reshuffles_discards_but_not_removed_cards():
     """ "If the deck run out of cards reshuffle the discard pile" and "Removed cards are not shuffled
     into the deck again" """
@@ -464,6 +493,7 @@ def test_deck_reshuffles_discards_but_not_removed_cards():
     assert s.whand == ["Goblin"] and s.wdeck.removed == ["Dragon"]
 
 
+@pytest.mark.seed("wizards-labyrinth:136.1", "wizards-labyrinth:137.1", "wizards-labyrinth:137.2")
 def test_two_swords_and_one_pair_of_boots():
     """ "A player can only have 2 swords equipped and 1 pair of boots. Any extra swords or boots looted
     can be kept in hand and traded" """
@@ -475,6 +505,7 @@ def test_two_swords_and_one_pair_of_boots():
     assert h.hand == ["Short Sword", "Boots of Haste"]
 
 
+@pytest.mark.seed("wizards-labyrinth:39.1", "wizards-labyrinth:130.1", "wizards-labyrinth:136.2")
 def test_health_potion_and_sprint():
     """Consumables "can be played at any time" (ledger: on the owner's movement decision)."""
     s = scenario()

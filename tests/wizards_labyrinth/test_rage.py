@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import move_all, put, scenario, to_moves
 
 RING = {6, 7, 8, 11, 13, 16, 17, 18}
@@ -32,6 +34,7 @@ def offered(s):
     return {a[1] for a in s.legal_actions()}
 
 
+@pytest.mark.seed("wizards-labyrinth:98.1", "wizards-labyrinth:98.2")
 def test_rage_starts_once_two_keys_are_taken_and_removes_players_tiles():
     """ "When 2 of the 3 keys have been picked up ... At the start of every wizard turn the wizard chooses a
     number of tiles equal to the number of players in the game (wizard + heroes) and remove them" """
@@ -47,6 +50,7 @@ def test_rage_starts_once_two_keys_are_taken_and_removes_players_tiles():
     assert s.stack[-1].kind == "main" and sum(s.removed) == 3 and s.tokens[24] == []
 
 
+@pytest.mark.seed("wizards-labyrinth:98.3")
 def test_rage_never_takes_the_last_ring_the_tower_or_a_hero_tile():
     """ "The wizard can not remove the last layer of tiles around the wizard tower" """
     s = raging()
@@ -55,6 +59,7 @@ def test_rage_never_takes_the_last_ring_the_tower_or_a_hero_tile():
     assert cells == set(range(25)) - RING - {12, 0}
 
 
+@pytest.mark.seed("wizards-labyrinth:98.3")
 def test_rage_cannot_cut_a_hero_off_from_the_tower():
     """ "can not remove tiles in such a way that a hero could not get to the wizard tower" """
     s = raging(removed=[5])  # A1's only way out is now B1
@@ -64,6 +69,7 @@ def test_rage_cannot_cut_a_hero_off_from_the_tower():
     assert 23 not in offered(s) and 22 in offered(s)
 
 
+@pytest.mark.seed("wizards-labyrinth:98.3")
 def test_rage_cannot_cut_off_dropped_keys():
     """ "... or a tile with keys (if a hero has died and dropped it/them)" """
     s = raging(removed=[15], dropped={20: 1})

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import put, scenario
 
 
+@pytest.mark.seed("wizards-labyrinth:119.2", "wizards-labyrinth:155.2")
 def test_switcheroo_respects_the_token_limit():
     """Issue 17 item 4: "There can be a maximum number of tokens on a single tile equal to the total
     number of players in the game (wizard + heroes)": the token swapped onto the hero's tile may not
@@ -40,6 +43,7 @@ def test_rage_sends_loot_on_a_removed_tile_to_the_discard_pile():
     assert s.ldeck.discard_pile[-2:] == ["Sprint", "Shield"]
 
 
+@pytest.mark.seed("wizards-labyrinth:155.2")
 def test_switcheroo_cannot_send_a_hero_to_a_cut_off_tile():
     """Issue 17 item 5: the Rage "can not remove tiles in such a way that a hero could not get to the
     wizard tower"; Switcheroo may not make such a hero either. E5 (24) is cut off by the removed D5 and E4."""
@@ -56,6 +60,7 @@ def test_switcheroo_cannot_send_a_hero_to_a_cut_off_tile():
     assert 24 not in targets and 20 in targets
 
 
+@pytest.mark.seed("wizards-labyrinth:47.3")
 def test_a_hero_retreating_into_a_later_fight_does_not_fight_twice():
     """Issue 17 item 7 / ledger 14: tokens a stuck hero is sent into are "resolved next turn": the
     combatants of each tile are fixed when the combat phase begins."""

@@ -22,6 +22,7 @@ def within(hits: int, n: int, p: float) -> bool:
     return abs(hits - n * p) <= 4.5 * math.sqrt(n * p * (1 - p)) + 1
 
 
+@pytest.mark.seed("wizards-labyrinth:27.1", "wizards-labyrinth:61.1")
 @pytest.mark.parametrize("traps,target", [(1, 7), (2, 10), (3, 13)])
 def test_trap_save_frequency(traps, target):
     s = scenario()
@@ -42,6 +43,7 @@ def exact_two_hero_win(bonus: int, levels: int, combine: bool) -> float:
     return sum(ph / 20 for w in range(1, 21) for t, ph in heroes.items() if t + bonus >= w + levels)
 
 
+@pytest.mark.seed("wizards-labyrinth:27.1", "wizards-labyrinth:56.1", "wizards-labyrinth:335.5")
 @pytest.mark.parametrize("variant,combine", [("final", False), ("alpha", True)])
 def test_two_hero_combat_frequency(variant, combine):
     s = scenario(variant=variant)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from boardlab.engine import make
 
 from .helpers import Dice, move_all, put, scenario, to_moves
@@ -13,6 +15,7 @@ def room(s, draw, mana):
 
 
 # -- Beta ------------------------------------------------------------------------
+@pytest.mark.seed("wizards-labyrinth:209.1", "wizards-labyrinth:218.2", "wizards-labyrinth:223.2")
 def test_beta_flips_and_loots_on_entering():
     """Beta: "When a player enters a new tile, that player flips that tile and all tokens ... if there are
     no monsters on that tile the player get to loot that room, by drawing 1 Loot Card." """
@@ -26,6 +29,7 @@ def test_beta_flips_and_loots_on_entering():
     assert len(h.hand) + len(h.equipment) == 1
 
 
+@pytest.mark.seed("wizards-labyrinth:218.4")
 def test_beta_two_heroes_choose_who_gets_the_room_loot():
     """Beta: "If more than 1 player enters the same room they have to chose who gets the loot." """
     s = scenario(variant="beta")
@@ -37,6 +41,7 @@ def test_beta_two_heroes_choose_who_gets_the_room_loot():
     assert len(s.hero(2).hand) + len(s.hero(2).equipment) == 1
 
 
+@pytest.mark.seed("wizards-labyrinth:229.2", "wizards-labyrinth:237.2")
 def test_beta_key_only_after_defeating_the_guard_and_loot_two_then_one():
     """Beta: "When a player defeats the enemies in a tiles with a key symbol he/she receives a key", "draw
     1 Loot Card, if this is the first time a monster or monsters are defeated in this room instead draw 2" """
@@ -60,6 +65,7 @@ def test_beta_key_only_after_defeating_the_guard_and_loot_two_then_one():
     assert len(h.hand) + len(h.equipment) == 3  # a second win in the room: 1 card
 
 
+@pytest.mark.seed("wizards-labyrinth:247.2", "wizards-labyrinth:247.3")
 def test_beta_traps_are_ten_plus_whatever_their_number():
     """Beta: "All players that walks on a tile with a trap on it needs to do a 10+ saving throw. If a player
     fails a saving throw that player takes 2 damage." """
@@ -72,6 +78,7 @@ def test_beta_traps_are_ten_plus_whatever_their_number():
     assert (s.hero(1).hp, s.hero(2).hp) == (10, 8)
 
 
+@pytest.mark.seed("wizards-labyrinth:247.2")
 def test_beta_playtest_traps_hurt_per_trap():
     """26 October update: "the traps do 2 damage for each trap in a room that a player failes a 10+ dice
     roll on" (variant beta-playtest)."""
@@ -84,6 +91,7 @@ def test_beta_playtest_traps_hurt_per_trap():
     assert s.hero(1).hp == 6
 
 
+@pytest.mark.seed("wizards-labyrinth:237.1", "wizards-labyrinth:241.1")
 def test_beta_three_keys_no_mana_gain_and_early_deck():
     """Beta: "collect the 3 hidden keys", the wizard turn has no wheel step; the deck lacks the cards the
     26 October update added (Switcheroo, Whirlwind, the 1-mana creatures)."""
@@ -99,6 +107,7 @@ def test_beta_three_keys_no_mana_gain_and_early_deck():
     assert "Switcheroo" in make("wizards-labyrinth", players=3).deck_cards
 
 
+@pytest.mark.seed("wizards-labyrinth:220.1")
 def test_beta_stuck_hero_chooses_own_retreat():
     """Beta is silent on who picks the retreat of a hero that could not move (final: the wizard)."""
     s = scenario(variant="beta")
@@ -110,6 +119,7 @@ def test_beta_stuck_hero_chooses_own_retreat():
 
 
 # -- Alpha -----------------------------------------------------------------------
+@pytest.mark.seed("wizards-labyrinth:323.1")
 def test_alpha_wheel_gains_one_each_turn_from_zero():
     """Alpha: "plays any card he can play with the 1 mana he has" and "spins his mana-wheel up 1 step" """
     s = scenario(variant="alpha")
@@ -119,10 +129,11 @@ def test_alpha_wheel_gains_one_each_turn_from_zero():
     assert s.mana == 2
 
 
+@pytest.mark.seed("wizards-labyrinth:312.1", "wizards-labyrinth:323.2")
 def test_alpha_first_turn_draws_only_the_opening_five():
     """Alpha's "First turn": "The wizard goes first, he draws 5 cards and chooses 3 of them to save and
     shuffle the other 2 back into the deck. He then plays any card he can play with the 1 mana he has"
-    (ledger 48): the five are the first turn's draw, so no sixth card; the later turns draw as usual."""
+    (ledger 43): the five are the first turn's draw, so no sixth card; the later turns draw as usual."""
     s = make("wizards-labyrinth", players=3, variant="alpha").new_state(3)
     while s.stack[-1].kind != "keep":
         s.apply(s.legal_actions()[0])
@@ -140,6 +151,7 @@ def test_alpha_first_turn_draws_only_the_opening_five():
     assert s2.phase == "wizard" and len(s2.whand) == 1 and s2.mana == 2
 
 
+@pytest.mark.seed("wizards-labyrinth:335.5", "wizards-labyrinth:335.6")
 def test_alpha_combines_rolls():
     """Alpha: "both players roll a dice and combind the rolls and add their equipment" """
     s = scenario(variant="alpha")
@@ -150,6 +162,7 @@ def test_alpha_combines_rolls():
     assert [t for t in s.tokens[5] if t.kind[0] == "m"] == []
 
 
+@pytest.mark.seed("wizards-labyrinth:335.7", "wizards-labyrinth:341.2", "wizards-labyrinth:341.4")
 def test_alpha_loss_costs_one_damage_and_traps_are_five_plus():
     """Alpha: "take 1 damage" for a lost fight; traps need "a 5+ saving throw" """
     s2 = scenario(variant="alpha")
@@ -167,6 +180,7 @@ def test_alpha_loss_costs_one_damage_and_traps_are_five_plus():
     assert (s3.hero(1).hp, s3.hero(2).hp) == (8, 10)
 
 
+@pytest.mark.seed("wizards-labyrinth:345.2", "wizards-labyrinth:353.1")
 def test_alpha_three_tokens_a_tile_no_rage_no_entrance_no_trading_no_limits():
     """Alpha: "a maximum of 3 total monsters, traps and blanks on a tile"; no rage, tower entrance,
     trading or equipment limits are in the alpha text."""
