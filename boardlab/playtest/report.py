@@ -132,6 +132,7 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
     ]
     usage = [u for u in result["usage"] if u["delta"] is not None]
     kinds = result.get("usage_kinds") or {}
+    exp = experience_lines(result.get("experience"), cfg["players"])
     if usage:
         lines += ["", "Largest contributions (win rate used - not used, 95% CI; * = significant after Holm):", ""]
         for u in sorted(usage, key=lambda u: (kinds.get(u["key"]) != "choice", -abs(u["delta"])))[:8]:
@@ -139,7 +140,45 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
             note = " (event: a consequence of play, not a choice)" if kinds.get(u["key"]) == "event" else ""
             lines.append(f"- `{u['key']}`: {100 * u['delta']:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]{'*' if u.get('significant') else ''}"
                          f" ({u['occurrences']} uses){note}")
+    lines += ["", "## Experience", ""] + exp
     return "\n".join(lines) + "\n"
+
+
+def _mean(x: dict[str, float], digits: int = 1, scale: float = 1.0, unit: str = "") -> str:
+    return f"{scale * x['mean']:.{digits}f}{unit} [{scale * x['ci_low']:.{digits}f}, {scale * x['ci_high']:.{digits}f}]"
+
+
+def experience_lines(exp: dict[str, Any] | None, players: int) -> list[str]:
+    """The Experience section's bullets (formulas in docs/playtest.md "Experience"), each with its 95% interval."""
+    if not exp or not exp.get("recorded"):
+        lines = ["- downtime, waiting while out, decided early, kingmaking: not recorded (this run predates them; rerun it to measure them)"]
+        if exp:
+            lines.append(f"- lead changes per game: {_mean(exp['lead_changes'], 2)}; closeness: {_mean(exp['closeness'], 3)}")
+        return lines
+    by_seat = ", ".join(f"seat {s} {x['mean']:.1f}" for s, x in enumerate(exp["downtime_by_seat"]))
+    out_seat = ", ".join(f"seat {s} {x['mean']:.2f}" for s, x in enumerate(exp["waiting_out_by_seat"]))
+    wo = exp["waiting_out_games"]
+    lines = [
+        "95% intervals in brackets; means over games.",
+        "",
+        f"- downtime (others' decisions between a seat's own): {_mean(exp['downtime'])} on average, longest wait {_mean(exp['downtime_max'])} per game ({by_seat})",
+        f"- waiting while out (turns beyond a round with no decision while others play): {_mean(exp['waiting_out'], 2)} per seat per game, "
+        f"most {_mean(exp['waiting_out_max'], 2)}; some seat waited in {_pct(wo['rate'])} of games [{_pct(wo['ci_low'])}, {_pct(wo['ci_high'])}] ({out_seat})",
+    ]
+    d = exp["decided_at"]
+    if d["n"]:
+        lines.append(f"- decided at (the winner leads from then to the end): {_mean(d, 0, 100, '%')} of the game's turns ({d['n']} games with a winner)")
+    else:
+        lines.append("- decided at: no game had a winner")
+    k = exp.get("kingmaking")
+    if players <= 2 or k is None:
+        lines.append("- kingmaking: not applicable with two players")
+    elif k["n"]:
+        lines.append(f"- kingmaking (a strictly last non-winner's turn hands the lead to the winner): in {_pct(k['rate'])} of games [{_pct(k['ci_low'])}, {_pct(k['ci_high'])}] ({k['n']} games with a winner)")
+    else:
+        lines.append("- kingmaking: no game had a winner")
+    lines.append(f"- lead changes per game: {_mean(exp['lead_changes'], 2)}; closeness: {_mean(exp['closeness'], 3)}")
+    return lines
 
 
 def write_report(folder: str | Path, manifest: dict[str, Any], result: dict[str, Any], rows: Sequence[dict[str, Any]]) -> Path:
@@ -155,6 +194,9 @@ def write_report(folder: str | Path, manifest: dict[str, Any], result: dict[str,
         plots.append(("Win rate by role", _bar_with_ci(list(roles), list(roles.values()), "Win rate by side or role")))
     plots.append(("Game length", _histogram([r["turns"] for r in rows], "Game length", "turns")))
     plots.append(("Decisions", _histogram([r["decisions"] for r in rows], "Decisions per game", "decisions")))
+    decided = [r["decided_at"] for r in rows if r.get("decided_at") is not None]
+    if decided:
+        plots.append(("Decided at", _histogram(decided, "When the winner took the lead for good", "share of the game's turns")))
     kinds = result.get("usage_kinds") or {}
     usage_svg = _usage_plot(result["usage"], kinds)
     if usage_svg:
