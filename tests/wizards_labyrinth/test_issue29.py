@@ -163,3 +163,21 @@ def test_the_heuristic_wizard_places_a_cards_monster_first_by_chance_only():
         total += 1
     p_value = _binomial_two_sided(first, total, 1 / 3)
     assert p_value > 0.001, (first, total, p_value)
+
+
+@pytest.mark.seed("wizards-labyrinth:98.2", "wizards-labyrinth:119.2")
+def test_players_in_the_game_counts_every_seat_after_a_death():
+    """Found by the re-read (ledger 48): the rage removes "a number of tiles equal to the number of players in
+    the game (wizard + heroes)", and a tile holds at most "the total number of players"; a dead hero "is out
+    of the game", but both counts stay the table's (4 here), as the grid's size does."""
+    s = scenario(players=4)
+    s.hero(3).alive, s.hero(3).hp = False, 0
+    s.keys_taken = 2
+    assert s.game.token_limit == 4
+    to_moves(s)
+    move_all(s, {})
+    removed = 0
+    while s.stack[-1].kind == "rage":
+        s.apply(s.legal_actions()[0])
+        removed += 1
+    assert removed == 4
