@@ -472,7 +472,8 @@ def start_action(st: "ArmiesState", action: tuple, cid: int | None = None, count
         if action[2] == "blood_sacrifice":
             a.skill[1] -= 1
             victim = st.armies[action[3]]
-            st.emit(f"Blood Cultist sacrifices {victim.leader}: +2 offense until end of turn.", {"sq": a.sq})
+            st.emit(f"Blood Cultist sacrifices {victim.leader} (the {B.PIECE_NAMES[victim.kind]}'s leader on "
+                    f"{B.square_name(victim.sq)}): +2 offense until end of turn.", {"sq": a.sq, "victim": victim.sq})
             st.count("rule:blood_sacrifice", a.seat)
             st.drop_leader(victim)
             a.temp += 2
