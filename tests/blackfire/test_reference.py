@@ -69,3 +69,16 @@ def test_the_rules_document_prints_the_final_reference():
     printed = {m.group(1).lower(): m.group(2).strip() for m in re.finditer(r"^- \*\*(\w+)\*\* - (.+)$", section, re.M)}
     game = make("blackfire")
     assert printed == token_reference(game.opt, game.token_counts)
+
+
+@pytest.mark.seed("blackfire:87.1")
+def test_the_teleport_prompt_names_the_variants_range():
+    from .helpers import field_state, move, place, rig, token
+
+    st = field_state(teleport_range=4)
+    place(st, GS=(0, 0), GA=(0, 8), GW=(7, 4), RS=(10, 1), RA=(10, 2), RW=(10, 3))
+    token(st, 7, 5, "teleport")
+    rig(st, (6, 6))
+    move(st, "GW", 7, 5)
+    scene = st.game.scene(st.view(0), st.legal_actions())
+    assert scene["prompt"].startswith("Teleport: choose a square up to 4 spaces away")

@@ -33,7 +33,7 @@ PROMPTS = {
     "place": "Choose a square for a face-down token (you do not know which token it is)",
     "shoot": "Your archer may kill one of these: pick the enemy to shoot",
     "speed": "Speed: move the unit up to {points} more spaces, or stop",
-    "teleport": "Teleport: choose a square up to 3 spaces away (walls do not matter), or stay",
+    "teleport": "Teleport: choose a square up to {reach} spaces away (walls do not matter), or stay",
     "displace": "Displace: pick an enemy unit, then a square up to 2 spaces from it",
     "revive-token": "Revive: pick a dead unit of yours, then any square",
 }
@@ -164,7 +164,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     if st["phase"] == "place":
         ask = PROMPTS["place"]
     elif prompt:
-        ask = PROMPTS.get(prompt["kind"], "").format(points=prompt.get("points", 3))
+        ask = PROMPTS.get(prompt["kind"], "").format(points=prompt.get("points", 3), reach=game.opt["teleport_range"])
     else:
         ask = "Pick a piece, then a square (stance change and End turn are in the action list)"
     return {
