@@ -227,8 +227,9 @@ def read_log(path: "str | os.PathLike[str]", header: dict[str, Any]) -> dict[int
     """
     if not os.path.exists(path):
         return {}
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    from boardlab.engine.files import read_text  # the one bounded reader of user files (issue 31)
+
+    lines = read_text(path, "arena log", error=SaveFileError, limit=1 << 30).split("\n")
     if not lines or not lines[0].strip():
         return {}
     try:

@@ -91,6 +91,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Iterations per decision when no budget is given (see docs/agents.md for timings).
 DEFAULT_ITERATIONS = 200
+#: The largest search budget parameters accepted (issue 31: ``iterations=10**30`` or ``time=1e30`` hung a
+#: command): a million iterations or an hour is far beyond any budget the lab uses per decision.
+MAX_SEARCH = {"iterations": 1_000_000, "depth": 100_000, "time": 3600.0, "c": 1e6}
 #: Seconds cap of the default budget (when neither ``iterations`` nor ``time`` is given).
 DEFAULT_TIME_CAP = 2.0
 #: Playout length (decisions from the root) of ``depth=auto`` for games that define ``evaluate``.
@@ -223,12 +226,12 @@ class SearchAgent(BaseAgent):
             v = merged[key]
             if key == "depth" and v == "auto":
                 continue
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise UnknownAgentError(f"agent parameter {key} must be a whole number >= 0, got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_SEARCH[key]:
+                raise UnknownAgentError(f"agent parameter {key} must be a whole number 0..{MAX_SEARCH[key]:,}, got {v!r}")
         for key in ("time", "c"):
             v = merged[key]
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                raise UnknownAgentError(f"agent parameter {key} must be a number >= 0, got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= MAX_SEARCH[key]:
+                raise UnknownAgentError(f"agent parameter {key} must be a number 0..{MAX_SEARCH[key]:,}, got {v!r}")
         if merged["iterations"] == 0 and not merged["time"]:
             raise UnknownAgentError("a search agent needs iterations >= 1 or time > 0")
         if merged["prior"] not in PRIORS:

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from boardlab.agents.arena import format_report, ladder, lineups, run_arena, with_budget
 from boardlab.engine.errors import InvalidOptionError, UnknownAgentError
 
-from .common import check_agent, check_games, check_jobs, check_output_file, console, make_game
+from .common import PLAYERS, SEED, check_agent, check_games, check_jobs, check_output_file, console, make_game
 
 
 def _specs(text: str) -> list[str]:
@@ -49,10 +49,10 @@ def _budgets(text: str) -> list[int]:
 @click.option("--budgets", default="25,50,100,200", show_default=True, help="Iteration budgets of the --ladder.")
 @click.option("--games", "n_games", type=click.IntRange(min=1), required=True, callback=check_games,
               help="Total games (rounded up to whole deals played in every seating).")
-@click.option("--players", type=int, help="Number of players (default: the game's).")
+@click.option("--players", type=PLAYERS, help="Number of players (default: the game's).")
 @click.option("--variant", help="Rule variant (default: the game's first).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Override a game option (repeatable).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (deal i uses a seed derived from it).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the run (deal i uses a seed derived from it).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, callback=check_jobs, help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with an 'agents' list.")
 @click.option("--log", "log", type=click.Path(dir_okay=False, writable=True), metavar="FILE", callback=check_output_file,

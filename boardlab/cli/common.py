@@ -30,6 +30,42 @@ JOBS_PER_CORE = 4
 MAX_GAMES = 1_000_000
 
 
+#: ``--seed``: a non-negative 63-bit integer (the engine masks seeds to 64 bits; a longer number
+#: would only make a saved game that the bounded reader refuses).
+SEED = click.IntRange(0, 2**63 - 1)
+#: ``--players``: the game checks its own range; this only keeps absurd numbers out of messages.
+PLAYERS = click.IntRange(1, 64)
+#: ``--max-turns``: a turn cap (no game here needs more than a few thousand turns).
+MAX_TURNS = click.IntRange(1, 1_000_000)
+
+
+class FiniteFloat(click.ParamType):
+    """A float in ``[low, high]`` (open at ``low`` if ``low_open``); ``nan`` and ``inf`` are refused.
+
+    (``click.FloatRange`` lets ``nan`` through: every comparison with it is false.)
+    """
+
+    name = "number"
+
+    def __init__(self, low: float, high: float, *, low_open: bool = False) -> None:
+        self.low, self.high, self.low_open = low, high, low_open
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError, OverflowError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if number != number or number in (float("inf"), float("-inf")):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        if number < self.low or (self.low_open and number == self.low) or number > self.high:
+            bracket = "(" if self.low_open else "["
+            self.fail(f"{value!r} is not in the range {bracket}{self.low:g}, {self.high:g}]", param, ctx)
+        return number
+
+    def __repr__(self) -> str:
+        return f"FiniteFloat({self.low}, {self.high})"
+
+
 def max_jobs() -> int:
     """The largest ``--jobs`` accepted on this machine."""
     return JOBS_PER_CORE * (os.cpu_count() or 1)

@@ -18,7 +18,7 @@ import click
 from boardlab.engine.evaluation import FittedEvaluation
 from boardlab.engine.errors import UnknownAgentError
 
-from .common import check_agent, check_games, check_jobs, check_output_file, console, default_agent, make_game
+from .common import PLAYERS, SEED, check_agent, check_games, check_jobs, check_output_file, console, default_agent, make_game
 
 
 @click.command("fit-eval")
@@ -26,11 +26,11 @@ from .common import check_agent, check_games, check_jobs, check_output_file, con
 @click.option("--agents", help="Self-play agents, comma-separated; game i seats them in rotation (vary them for "
                                 "better data).  Default: the game's heuristic, else random.")
 @click.option("--games", "n_games", type=click.IntRange(min=5), default=300, show_default=True, callback=check_games, help="Self-play games.")
-@click.option("--players", type=int, help="Number of players (default: the game's).")
+@click.option("--players", type=PLAYERS, help="Number of players (default: the game's).")
 @click.option("--variant", help="Rule variant (default: the game's first).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Override a game option (repeatable).")
-@click.option("--every", type=click.IntRange(min=1), default=3, show_default=True, help="Record every n-th position.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the self-play games.")
+@click.option("--every", type=click.IntRange(1, 10_000), default=3, show_default=True, help="Record every n-th position.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the self-play games.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, callback=check_jobs, help="Worker processes.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), required=True, callback=check_output_file, help="Evaluation JSON file to write.")
 @click.option("--merge", is_flag=True, help="Keep the other player counts' models already in --out.")

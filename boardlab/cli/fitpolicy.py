@@ -21,7 +21,7 @@ import click
 from boardlab.agents.policy import DEFAULT_TEACHER
 from boardlab.engine.errors import UnknownAgentError
 
-from .common import check_agent, check_games, check_jobs, check_output_file, console, make_game
+from .common import PLAYERS, SEED, check_agent, check_games, check_jobs, check_output_file, console, make_game
 
 
 @click.command("fit-policy")
@@ -30,10 +30,10 @@ from .common import check_agent, check_games, check_jobs, check_output_file, con
               help="The search agent to imitate (it plays every seat).")
 @click.option("--games", "n_games", type=click.IntRange(min=5), default=300, show_default=True, callback=check_games,
               help="Self-play games of the teacher.")
-@click.option("--players", type=int, help="Number of players (default: the game's).")
+@click.option("--players", type=PLAYERS, help="Number of players (default: the game's).")
 @click.option("--variant", help="Rule variant (default: the game's first).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Override a game option (repeatable).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the self-play games.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the self-play games.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, callback=check_jobs, help="Worker processes.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), required=True, callback=check_output_file,
               help="Policy JSON file to write.")

@@ -26,7 +26,7 @@ from boardlab.engine.scene import status_line
 from boardlab.engine.state import State
 from boardlab.render.terminal import render_actions, render_scene
 
-from .common import HUMAN, console, make_game, parse_seats
+from .common import HUMAN, PLAYERS, SEED, console, make_game, parse_seats
 from .savefile import SavedGame
 
 HELP_LINE = "Type the number of an action; 'l' shows your whole log, 'r' redraws, 'q' saves and quits."
@@ -183,12 +183,12 @@ def default_save_path(game_id: str, seed: int) -> Path:
 
 @click.command("play")
 @click.argument("game_id", metavar="GAME")
-@click.option("--players", type=int, help="Number of players (default: the game's).")
+@click.option("--players", type=PLAYERS, help="Number of players (default: the game's).")
 @click.option("--variant", help="Rule variant (default: the game's first).")
 @click.option("--seat", "seats", multiple=True, metavar="K=AGENT",
               help="Who plays seat K: 'human' or an agent spec (repeatable). Default: seat 0 is human.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Override a game option (repeatable).")
-@click.option("--seed", type=int, help="Random seed (default: a fresh random one).")
+@click.option("--seed", type=SEED, help="Random seed (default: a fresh random one).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Where to save the game (default: GAME-SEED.json in the per-user data folder; the path is printed).")
 def command(game_id: str, players: int | None, variant: str | None, seats: tuple[str, ...],
             options: tuple[str, ...], seed: int | None, save_path: str | None) -> int:

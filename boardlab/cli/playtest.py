@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from boardlab.cli.common import check_games, check_jobs, console, make_game, parse_agents
+from boardlab.cli.common import MAX_GAMES, MAX_TURNS, PLAYERS, SEED, FiniteFloat, check_games, check_jobs, console, make_game, parse_agents
 from boardlab.engine.errors import InvalidOptionError
 
 
@@ -24,8 +24,19 @@ def _parse_restrict(pairs: tuple[str, ...]) -> dict[int, list[str]]:
     return out
 
 
+#: The client preface of HTTP/2 (RFC 9113 section 3.4) followed by an empty SETTINGS frame.
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+
+
 def check_ray_address(address: str, timeout: float = 3.0) -> None:
-    """Refuse a ``--ray-address`` that is malformed or where nothing answers (Ray would retry for minutes)."""
+    """Refuse a ``--ray-address`` that is malformed or where no Ray cluster answers (Ray would retry for minutes).
+
+    A Ray head (its GCS, or the Ray Client server behind ``ray://``) speaks gRPC,
+    so it answers an HTTP/2 client preface with a SETTINGS frame; anything
+    else that happens to accept the connection (a web server, a proxy, a
+    firewall that accepts and then stays silent) is refused here in at most
+    ``2 * timeout`` seconds, before Ray starts and prints its own retries.
+    """
     import socket
 
     if address in ("auto", "local"):
@@ -35,11 +46,22 @@ def check_ray_address(address: str, timeout: float = 3.0) -> None:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise InvalidOptionError(f"--ray-address must look like HOST:PORT (or ray://HOST:PORT, auto), got {address!r}")
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
-            pass
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as conn:
+            conn.settimeout(timeout)
+            conn.sendall(_H2_PREFACE)
+            reply = b""
+            while len(reply) < 9:
+                chunk = conn.recv(9 - len(reply))
+                if not chunk:
+                    break
+                reply += chunk
+    except socket.timeout:
+        raise InvalidOptionError(f"--ray-address {address}: no Ray cluster answers there (no reply in {timeout:g} s)") from None
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise InvalidOptionError(f"--ray-address {address}: no Ray cluster answers there ({reason})") from None
+    if len(reply) < 9 or reply[3] != 0x04:  # the server's preface is a SETTINGS frame (type 4)
+        raise InvalidOptionError(f"--ray-address {address}: something answers there, but not a Ray cluster (no gRPC reply)")
 
 
 def _progress_runner(total_hint: int, quiet: bool):
@@ -57,20 +79,20 @@ def _progress_runner(total_hint: int, quiet: bool):
 @click.command("playtest")
 @click.argument("game_id", metavar="GAME")
 @click.option("--variant", "variants", default=None, help="Variant name or variant file; 'a,b' runs both on the same seeds and compares them.")
-@click.option("--players", type=int, default=None, help="Number of players.")
+@click.option("--players", type=PLAYERS, default=None, help="Number of players.")
 @click.option("--agents", default=None, help="One agent spec per seat, or one for all (default: heuristic).")
 @click.option("--games", type=click.IntRange(min=1), default=200, show_default=True, callback=check_games, help="Number of games.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed (game i uses a seed derived from it).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Run seed (game i uses a seed derived from it).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, callback=check_jobs, help="Worker processes (default: all cores).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True, help="Where the games run.")
 @click.option("--ray-address", default=None, help="Address of an existing Ray cluster (default: start a local one).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/<game>-<variant>-s<seed>-n<games>).")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="Rule option override (repeatable).")
-@click.option("--max-turns", type=click.IntRange(min=1), default=None, help="Turn cap.")
+@click.option("--max-turns", type=MAX_TURNS, default=None, help="Turn cap.")
 @click.option("--restrict", multiple=True, metavar="SEAT=TAG", help="Restricted play: SEAT's agent never takes actions tagged TAG (e.g. 0=card:Ambush; case-insensitive; repeat to add tags; --list-tags lists them).")
-@click.option("--until-ci", type=float, default=None, metavar="WIDTH",
+@click.option("--until-ci", type=FiniteFloat(0, 1, low_open=True), default=None, metavar="WIDTH",
               help="Sequential stopping: stop once every seat's (or side's) anytime-valid 95% interval is narrower than WIDTH (e.g. 0.1); --games is then the maximum.")
-@click.option("--look-every", type=click.IntRange(min=1), default=100, show_default=True, help="Games between looks with --until-ci.")
+@click.option("--look-every", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games between looks with --until-ci.")
 @click.option("--list-tags", is_flag=True, help="List the game's action tags (what --restrict accepts) and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics summary as one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")

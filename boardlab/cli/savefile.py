@@ -105,19 +105,10 @@ class SavedGame:
 
     @classmethod
     def load(cls, path: str | Path) -> "SavedGame":
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SaveFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise SaveFileError(f"{path} is not a text file") from None
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveFileError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-        except RecursionError:
-            raise SaveFileError(f"{path} is nested too deeply to be a saved game") from None
+        """Read a saved game through the engine's bounded reader (:mod:`boardlab.engine.files`)."""
+        from boardlab.engine.files import load_json_file
+
+        doc = load_json_file(path, "saved game", error=SaveFileError)
         return cls.from_json(doc, where=str(path))
 
 

@@ -14,18 +14,18 @@ from rich.table import Table
 
 from boardlab.agents.runner import run_batch, summarize, timed
 
-from .common import check_games, check_jobs, console, make_game, parse_agents
+from .common import MAX_TURNS, PLAYERS, SEED, check_games, check_jobs, console, make_game, parse_agents
 
 
 @click.command("simulate")
 @click.argument("game_id", metavar="GAME")
 @click.option("--games", "n_games", type=click.IntRange(min=1), required=True, callback=check_games, help="Number of games to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the run.")
 @click.option("--agents", help="One agent spec per seat, or one for all (e.g. 'heuristic' or 'random,heuristic:k=2').")
 @click.option("--variant", help="Rule variant (default: the game's first).")
-@click.option("--players", type=int, help="Number of players (default: the game's).")
+@click.option("--players", type=PLAYERS, help="Number of players (default: the game's).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Override a game option (repeatable).")
-@click.option("--max-turns", type=click.IntRange(min=1), help="Turn cap (games reaching it count as truncated).")
+@click.option("--max-turns", type=MAX_TURNS, help="Turn cap (games reaching it count as truncated).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, callback=check_jobs, help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the summary.")
 def command(game_id: str, n_games: int, seed: int, agents: str | None, variant: str | None, players: int | None,

@@ -6,27 +6,27 @@ import json
 
 import click
 
-from boardlab.cli.common import check_games, check_jobs, check_output_file, console
+from boardlab.cli.common import MAX_GAMES, PLAYERS, FiniteFloat, check_games, check_jobs, check_output_file, console
 
 
 @click.command("tune")
 @click.argument("game_id", metavar="GAME")
 @click.option("--target", "targets", multiple=True, required=True, help="balance, truncation or length=TURNS (repeat for several: Pareto front).")
 @click.option("--params", default=None, help="Comma-separated tunable parameters (default: all the game declares).")
-@click.option("--trials", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--trials", type=click.IntRange(1, 10_000), default=20, show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, callback=check_games, help="Games per evaluation.")
-@click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True, help="Evaluation blocks per trial (more = less noise).")
-@click.option("--players", type=int, default=None)
+@click.option("--repeats", type=click.IntRange(1, 100), default=1, show_default=True, help="Evaluation blocks per trial (more = less noise).")
+@click.option("--players", type=PLAYERS, default=None)
 @click.option("--variant", default=None)
 @click.option("--agents", default=None)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True, help="Seed of the search and of its games (0..2^32-1, what the samplers take).")
 @click.option("--sampler", type=click.Choice(["tpe", "random", "cmaes", "nsga2", "qmc"]), default="tpe", show_default=True)
-@click.option("--closeness", type=click.FloatRange(min=0), default=0.05, show_default=True, help="Penalty weight for moving away from the designer's values.")
+@click.option("--closeness", type=FiniteFloat(0, 1000), default=0.05, show_default=True, help="Penalty weight for moving away from the designer's values.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, callback=check_jobs)
-@click.option("--rungs", type=click.IntRange(min=1), default=3, show_default=True, help="Successive-halving rungs: the best 1/eta of the settings play eta times more games at each.")
-@click.option("--eta", type=click.IntRange(min=2), default=3, show_default=True, help="Halving factor between rungs.")
-@click.option("--tolerance", "tolerance", multiple=True, type=click.FloatRange(min=0), help="Loss within which a target counts as reached, one per --target (defaults: balance 0.05, truncation 0.01, length 0.05).")
-@click.option("--confirm-games", type=click.IntRange(min=1), default=None, help="Fresh games for the final confirmation (default: the top rung's games).")
+@click.option("--rungs", type=click.IntRange(1, 8), default=3, show_default=True, help="Successive-halving rungs: the best 1/eta of the settings play eta times more games at each.")
+@click.option("--eta", type=click.IntRange(2, 10), default=3, show_default=True, help="Halving factor between rungs.")
+@click.option("--tolerance", "tolerance", multiple=True, type=FiniteFloat(0, 1000), help="Loss within which a target counts as reached, one per --target (defaults: balance 0.05, truncation 0.01, length 0.05).")
+@click.option("--confirm-games", type=click.IntRange(1, MAX_GAMES), default=None, help="Fresh games for the final confirmation (default: the top rung's games).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/tune-<game>-s<seed>).")
 @click.option("--quiet", is_flag=True, help="No progress bar or trial table.")
 @click.option("--save-variant", type=click.Path(dir_okay=False), default=None, callback=check_output_file, help="Write the best settings as a variant file (play it with --variant FILE).")
@@ -35,8 +35,15 @@ def command(game_id, targets, params, trials, games, repeats, players, variant, 
             tolerance, confirm_games, out, quiet, save_variant, as_json):
     """Search GAME's tunable rule parameters toward the targets, race the promising ones, confirm on fresh games."""
     from boardlab.cli.common import make_game, parse_agents
-    from boardlab.playtest.tune import save_variant as save, tune
+    from boardlab.engine.errors import InvalidOptionError
+    from boardlab.playtest.tune import Target, save_variant as save, tune
 
+    for text in targets:
+        Target.parse(text)  # a bad target fails before any game is made
+    top = games * repeats * eta ** (rungs - 1)
+    if top > MAX_GAMES:
+        raise InvalidOptionError(f"the top rung would play {top:,} games per setting (--games x --repeats x --eta^(--rungs - 1)); "
+                                 f"at most {MAX_GAMES:,}")
     game = make_game(game_id, players, variant)
     specs = parse_agents(agents, game)
     from pathlib import Path

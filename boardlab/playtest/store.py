@@ -85,10 +85,9 @@ class RunDir:
         return self.manifest_path.exists()
 
     def read_manifest(self) -> dict[str, Any]:
-        try:
-            return json.loads(self.manifest_path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise BoardlabError(f"cannot read run manifest {self.manifest_path}: {exc}") from None
+        from boardlab.engine.files import load_json_file  # the one bounded reader of user files (issue 31)
+
+        return load_json_file(self.manifest_path, "run manifest", error=BoardlabError)
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         self.path.mkdir(parents=True, exist_ok=True)

@@ -43,6 +43,8 @@ from .run import seat_specs
 from .simulate import RunConfig, play_rows
 
 SAMPLERS = ("tpe", "random", "cmaes", "nsga2", "qmc")
+#: The longest ``length=`` goal, in turns (a turn cap beyond it is not a game anyone plays).
+MAX_LENGTH_GOAL = 100_000
 
 
 @dataclass(frozen=True)
@@ -62,8 +64,8 @@ class Target:
                 goal = float(text.split("=", 1)[1])
             except ValueError:
                 raise InvalidOptionError(f"target {text!r}: length needs a number of turns, e.g. length=40") from None
-            if goal <= 0:
-                raise InvalidOptionError(f"target {text!r}: length must be positive")
+            if not 0 < goal <= MAX_LENGTH_GOAL:  # (also refuses nan and inf)
+                raise InvalidOptionError(f"target {text!r}: length must be a number of turns in (0, {MAX_LENGTH_GOAL:,}]")
             return cls("length", goal)
         raise InvalidOptionError(f"unknown target {text!r} (targets: balance, truncation, length=TURNS)")
 

@@ -272,8 +272,6 @@ def parse_deck(text: str, cards: dict[str, Card], source: str = "<deck>") -> Dec
 
 def load_deck(spec: str | Path, cards: dict[str, Card]) -> DeckList:
     path = resolve_deck_path(spec)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(f"cannot read deck {path}: {exc.strerror}") from None
-    return parse_deck(text, cards, str(path))
+    from boardlab.engine.files import read_text  # the one bounded reader of user files (issue 31)
+
+    return parse_deck(read_text(path, "deck"), cards, str(path))

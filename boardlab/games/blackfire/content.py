@@ -104,11 +104,9 @@ def parse_castle(text: str, path: str = "<string>") -> Castle:
 def load_castle(path: str | Path | None = None) -> Castle:
     """The castle map at ``path`` (``None``: the designed one).  Raises :class:`ContentError`."""
     p = DEFAULT_MAP if path is None else Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ContentError(f"cannot read castle map {p}: {exc.strerror}") from None
-    return parse_castle(text, str(p))
+    from boardlab.engine.files import read_text  # the one bounded reader of user files (issue 31)
+
+    return parse_castle(read_text(p, "castle map"), str(p))
 
 
 def load_tokens(path: str | Path | None, token_set: str) -> dict[str, int]:
