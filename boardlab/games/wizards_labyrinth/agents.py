@@ -219,7 +219,8 @@ class HeuristicAgent(BaseAgent):
         return max(legal, key=score)
 
     def _switch_hero(self, st, legal, game):
-        """A hero who is with others (splitting the group), the key holder first among them, then the healthiest."""
+        """A hero who is with others (splitting the group; only with the option switcheroo_onto_heroes, ledger 44),
+        the key holder first among them, then the healthiest."""
         hs = {h["seat"]: h for h in st["heroes"]}
         living = [h for h in st["heroes"] if h["alive"]]
         def company(seat):
