@@ -24,12 +24,15 @@ from boardlab.engine.game import Game
 from boardlab.agents.runner import agent_seed
 from boardlab.engine.scene import status_line
 from boardlab.engine.state import State
-from boardlab.render.terminal import render_actions, render_scene
+from boardlab.render.compact import Squares, compact_frame
+from boardlab.render.terminal import layout_panels, render_actions, render_scene
 
 from .common import HUMAN, PLAYERS, SEED, console, make_game, parse_seats
 from .savefile import SavedGame
 
-HELP_LINE = "Type the number of an action; 'l' shows your whole log, 'r' redraws, 'q' saves and quits."
+HELP_LINE = ("Type the number of an action, or a square (c4; b1 c3 for a piece and where it goes) to take "
+             "the action that lands there; 'a' lists every choice, 'm' shows the next page of choices, "
+             "'b' the whole board, 'i' every panel, 'l' your whole log; 'r' redraws, 'q' saves and quits.")
 
 
 class Quit(Exception):
@@ -39,8 +42,11 @@ class Quit(Exception):
 class PlaySession:
     """One terminal game: humans answer prompts, bots act, everything is recorded."""
 
-    def __init__(self, game: Game, specs: list[str], seed: int, save_path: str, out: Console) -> None:
+    def __init__(self, game: Game, specs: list[str], seed: int, save_path: str, out: Console,
+                 compact: bool | None = None) -> None:
         self.game = game
+        #: one screen per decision, sized to the terminal (else the scrolling log kept for pipes)
+        self.compact = out.is_terminal if compact is None else compact
         self.specs = specs
         self.seed = seed
         self.save_path = save_path
@@ -95,21 +101,35 @@ class PlaySession:
         if len(self.humans) > 1 and seat != self.last_human:
             self._hand_over(seat)
         self.last_human = seat
-        self._draw(seat)
         legal = self.state.legal_actions()
+        labels = [self.state.describe(a) for a in legal]
+        scene = self.game.scene(self.state.view(seat), legal)
+        squares = Squares.of(scene, labels)
+        events = self._take_events(seat)
+        prompt = f"{self._name(seat)}, your choice [1-{len(legal)}{' or a square' if squares.any_named() else ''}]: "
+        if not self.compact:
+            self._print_events(seat, events)
+            self._draw(seat, replay_events=False)
+        page, among, message, redraw = 0, None, None, self.compact
         while True:
-            answer = self._ask(f"{self._name(seat)}, your choice [1-{len(legal)}]: ").strip().lower()
+            if redraw:
+                self._frame(seat, scene, labels, squares, events, message, page, among)
+            redraw = self.compact
+            message = None
+            answer = self._ask(prompt).strip().lower()
             if answer in ("q", "quit", "exit"):
                 raise Quit
             if answer in ("r", ""):
-                self._draw(seat, replay_events=False)
+                page, among = 0, None
+                if not self.compact:
+                    self._draw(seat, replay_events=False)
                 continue
-            if answer in ("l", "log"):
-                for ev in self.state.events(seat):
-                    self.out.print(f"  {ev['text']}")
+            if answer in ("m", "more"):
+                page += 1
                 continue
-            if answer in ("h", "?", "help"):
-                self.out.print(HELP_LINE)
+            if answer in ("l", "log", "h", "?", "help", "a", "all", "i", "info", "b", "board"):
+                self._show_more(seat, answer[0], scene, labels)
+                redraw = False  # what was asked for stays on screen until the next answer
                 continue
             try:
                 n = int(answer)
@@ -120,7 +140,54 @@ class PlaySession:
                 if self.save_path:
                     self.saved.save(self.save_path, self.state)
                 return
-            self.out.print(f"Please type a number from 1 to {len(legal)} ({HELP_LINE})")
+            tokens = squares.parse(answer) if not answer.isdigit() else None
+            if tokens is None:
+                hint = ", or a square such as " + next(iter(squares.shown.values())) if squares.any_named() else ""
+                message = f"Please type a number from 1 to {len(legal)}{hint} (h for help)"
+            else:
+                found = squares.match(tokens)
+                if len(found) == 1:
+                    self._apply(legal[found[0]])
+                    if self.save_path:
+                        self.saved.save(self.save_path, self.state)
+                    return
+                if found:
+                    among, page = found, 0
+                    message = f"{answer}: {len(found)} choices; type one's number"
+                else:
+                    message = self._why_not(answer, tokens, squares)
+            if not self.compact:
+                self.out.print(message if message else "")
+                if among is not None and message and not message.startswith("Please"):
+                    self.out.print(render_actions([labels[i] for i in among], numbers=[i + 1 for i in among]))
+
+    def _why_not(self, typed: str, tokens: list[str], squares: Squares) -> str:
+        """One line saying that ``typed`` (square names) names no legal action now."""
+        return f"{typed} is not a legal target now"
+
+    def _frame(self, seat: int, scene: dict[str, Any], labels: list[str], squares: Squares, events: list[str],
+               message: str | None, page: int, among: list[int] | None) -> None:
+        """Clear the screen and draw the decision so that it fits (the last row is for the input)."""
+        width, height = self.out.size
+        frame = compact_frame(scene, labels, width=width, height=height, events=events, message=message,
+                              page=page, among=among, seat=seat, squares=squares)
+        self.out.clear()
+        self.out.print(Text("\n").join(frame.lines), crop=True, overflow="crop", no_wrap=True)
+
+    def _show_more(self, seat: int, what: str, scene: dict[str, Any], labels: list[str]) -> None:
+        """The things a compact frame leaves out, printed in full below it (they scroll)."""
+        if what == "l":
+            for ev in self.state.events(seat):
+                self.out.print(f"  {ev['text']}")
+        elif what in ("h", "?"):
+            self.out.print(HELP_LINE)
+        elif what == "a":
+            self.out.print(render_actions(labels))
+        elif what == "i":
+            for part in layout_panels(scene.get("panels") or (), self.out.width):
+                self.out.print(part)
+        elif what == "b":
+            self.out.print(render_scene({k: v for k, v in scene.items() if k != "panels"}, width=self.out.width))
 
     def _hand_over(self, seat: int) -> None:
         if self.out.is_terminal:
@@ -142,13 +209,20 @@ class PlaySession:
         self.out.print(render_actions([self.state.describe(a) for a in legal]))
 
     def _show_events(self, seat: int | None) -> None:
+        self._print_events(seat, self._take_events(seat))
+
+    def _take_events(self, seat: int | None) -> list[str]:
+        """The log lines ``seat`` has not been shown yet (marked as shown)."""
         events = self.state.events(seat)
         new = events[self.seen.get(seat, 0) :]
         self.seen[seat] = len(events)
+        return [str(ev["text"]) for ev in new]
+
+    def _print_events(self, seat: int | None, new: list[str]) -> None:
         if new and seat is not None:
             self.out.print(Text("Since your last turn:", style="dim"))
-        for ev in new:
-            self.out.print(f"  {ev['text']}")
+        for text in new:
+            self.out.print(f"  {text}")
 
     def _ask(self, prompt: str) -> str:
         try:

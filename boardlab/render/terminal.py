@@ -58,12 +58,13 @@ def render_scene(scene: Scene, actions: Sequence[str] = (), width: int = BOARD_W
     return Group(*parts)
 
 
-def render_actions(labels: Sequence[str]) -> RenderableType:
-    """Numbered action labels, one per line (numbers start at 1)."""
-    width = len(str(len(labels)))
+def render_actions(labels: Sequence[str], numbers: Sequence[int] | None = None) -> RenderableType:
+    """Numbered action labels, one per line (numbers start at 1, or are ``numbers``)."""
+    nums = list(numbers) if numbers is not None else list(range(1, len(labels) + 1))
+    width = len(str(max(nums, default=1)))
     text = Text()
-    for i, label in enumerate(labels, 1):
-        if i > 1:
+    for i, label in zip(nums, labels):
+        if text:
             text.append("\n")
         text.append(f"{i:>{width}}", style="bold")
         text.append(f". {label}")
@@ -125,6 +126,40 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
     cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
     if cols <= 0 or rows <= 0:
         return [Text(f"(empty board {board.get('id', '')})", style="dim")]
+    grid, overflow = grid_text(board, width)
+    parts: list[RenderableType] = []
+    if board.get("title"):
+        parts.append(Text(str(board["title"]), style="bold"))
+    parts.append(grid)
+    if overflow:  # one line per square whose stack did not fit, keyed by the square's name
+        more = Text()
+        for i, (square, segs) in enumerate(overflow):
+            if i:
+                more.append("\n")
+            more.append(f"  {square}:", style="bold")
+            more.append(" ")
+            for text, st in segs:
+                more.append(text, style=st)
+        parts.append(more)
+    legend = _legend(board.get("items") or ())
+    if legend is not None:
+        parts.append(legend)
+    return parts
+
+
+Overflow = list[tuple[str, list[tuple[str, Style]]]]
+
+
+def grid_text(board: dict[str, Any], width: int = BOARD_WIDTH, *, compact: bool = False,
+              marks: Iterable[tuple[int, int]] = ()) -> tuple[Text, Overflow]:
+    """The grid of ``board`` (a non-empty grid) as one Text, and the squares whose stack or
+    covered label did not fit in a cell (each as its name and styled pieces).
+
+    ``compact`` draws one line per row, without the boundary lines between rows: a wall
+    between two rows underlines the cells above it, and each empty square in ``marks`` (cells
+    as ``(x, y)``: where a legal action lands) shows a ``·``."""
+    cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
+    marked = set(marks) if compact else set()
     cells: dict[tuple[int, int], dict[str, Any]] = {}
     for c in board.get("cells") or ():
         cells[(int(c.get("x", -1)), int(c.get("y", -1)))] = c
@@ -190,22 +225,23 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
         out.append(" ")
     out.append("\n")
     for y in range(rows + 1):
-        # the boundary above row y
-        out.append(" " * label_w)
-        for x in range(cols + 1):
-            touching = (
-                y in (0, rows) or x in (0, cols)
-                or (x - 1, y) in h or (x, y) in h or (x, y - 1) in v or (x, y) in v
-            )
-            out.append("+" if touching else ".", style="dim" if not touching else "")
-            if x < cols:
-                if y in (0, rows):
-                    out.append(wall_h)
-                elif (x, y) in h:
-                    out.append(wall_h, style=h[(x, y)])
-                else:
-                    out.append(" " * cw)
-        out.append("\n")
+        if not compact:  # compact: no boundary lines (walls between rows underline the cells above)
+            # the boundary above row y
+            out.append(" " * label_w)
+            for x in range(cols + 1):
+                touching = (
+                    y in (0, rows) or x in (0, cols)
+                    or (x - 1, y) in h or (x, y) in h or (x, y - 1) in v or (x, y) in v
+                )
+                out.append("+" if touching else ".", style="dim" if not touching else "")
+                if x < cols:
+                    if y in (0, rows):
+                        out.append(wall_h)
+                    elif (x, y) in h:
+                        out.append(wall_h, style=h[(x, y)])
+                    else:
+                        out.append(" " * cw)
+            out.append("\n")
         if y == rows:
             break
         out.append(f"{row_labels[y]:>{label_w - 1}} ", style="dim")
@@ -220,10 +256,14 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
                 break
             cell = cells.get((x, y), {})
             st_extra = Style(reverse=True) if cell.get("highlight") else Style()
+            if compact and y + 1 < rows and (x, y + 1) in h:
+                st_extra += Style(underline=True)
             if cell.get("blocked"):
                 out.append("#" * cw, style=Style(dim=True) + st_extra)
                 continue
             segs = contents[(x, y)]
+            if not segs and (x, y) in marked:
+                segs = [("·", Style(bold=True))]
             total = sum(cell_len(s) for s, _ in segs)
             square = f"{col_labels[x]}{row_labels[y]}" if labelled else f"{x},{y}"
             if (x, y) in hidden:  # the room's own label ("START", "+1/-1") is under the pieces
@@ -253,24 +293,7 @@ def render_grid(board: dict[str, Any], width: int = BOARD_WIDTH) -> list[Rendera
             out.append(" " * (cw - total - pad_left), style=st_extra)
         out.append("\n")
     out.rstrip()
-    parts: list[RenderableType] = []
-    if board.get("title"):
-        parts.append(Text(str(board["title"]), style="bold"))
-    parts.append(out)
-    if overflow:  # one line per square whose stack did not fit, keyed by the square's name
-        more = Text()
-        for i, (square, segs) in enumerate(overflow):
-            if i:
-                more.append("\n")
-            more.append(f"  {square}:", style="bold")
-            more.append(" ")
-            for text, st in segs:
-                more.append(text, style=st)
-        parts.append(more)
-    legend = _legend(board.get("items") or ())
-    if legend is not None:
-        parts.append(legend)
-    return parts
+    return out, overflow
 
 
 def _legend(items: Iterable[dict[str, Any]]) -> Text | None:
