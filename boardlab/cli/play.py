@@ -155,15 +155,16 @@ class PlaySession:
                     among, page = found, 0
                     message = f"{answer}: {len(found)} choices; type one's number"
                 else:
-                    message = self._why_not(answer, tokens, squares)
+                    message = self._why_not(answer, tokens, squares, scene)
             if not self.compact:
                 self.out.print(message if message else "")
                 if among is not None and message and not message.startswith("Please"):
                     self.out.print(render_actions([labels[i] for i in among], numbers=[i + 1 for i in among]))
 
-    def _why_not(self, typed: str, tokens: list[str], squares: Squares) -> str:
-        """One line saying that ``typed`` (square names) names no legal action now."""
-        return f"{typed} is not a legal target now"
+    def _why_not(self, typed: str, tokens: list[str], squares: Squares, scene: dict[str, Any]) -> str:
+        """One line saying that ``typed`` (square names) names no legal action now, and why where
+        the scene can tell (see :meth:`Squares.why_not`)."""
+        return squares.why_not(typed, tokens, scene)
 
     def _frame(self, seat: int, scene: dict[str, Any], labels: list[str], squares: Squares, events: list[str],
                message: str | None, page: int, among: list[int] | None) -> None:

@@ -136,6 +136,29 @@ class Squares:
         landing = [a for a in pool if self.last(a) == tokens[-1] and passes(self.names(a)[:-1], tokens[:-1])]
         return landing or [a for a in pool if passes(self.names(a), tokens)]
 
+    def why_not(self, typed: str, tokens: Sequence[str], scene: Scene) -> str:
+        """One line saying that ``typed`` names no legal action now, and what the scene can tell
+        about why: the choice is not made on the board, the square cannot be entered, or which
+        squares can be chosen instead."""
+        line = f"{typed} is not a legal target now"
+        if not self.any_named():
+            return line + ": this choice is not made on the board; type a number"
+        square = tokens[-1]
+        if square in self.where:
+            bid, x, y = self.where[square]
+            for board in scene.get("boards") or ():
+                if str(board.get("id", "")) == bid:
+                    for c in board.get("cells") or ():
+                        if c.get("x") == x and c.get("y") == y and c.get("blocked"):
+                            return line + ": nothing can enter it"
+        options: list[str] = []
+        for a in range(len(self.clicks)):
+            name = self.last(a)
+            if name and self.shown[name] not in options:
+                options.append(self.shown[name])
+        more = f" and {len(options) - 8} more" if len(options) > 8 else ""
+        return line + "; you can choose " + " ".join(options[:8]) + more
+
     def any_named(self) -> bool:
         return any(self.last(a) for a in range(len(self.clicks)))
 

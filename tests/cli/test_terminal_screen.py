@@ -207,7 +207,7 @@ def test_a_square_no_action_lands_on_says_so_in_one_line(monkeypatch):
     answers = iter(["d4", "q"])
     s.run(lambda st, scr: next(answers), monkeypatch)
     screen = s.screens[1][0]
-    assert "d4 is not a legal target now" in screen
+    assert re.search(r"^d4 is not a legal target now; you can choose (\w+ ?)+$", screen, re.M), screen
     assert len(screen.split("\n")) <= 30
     assert s.screens[1][1].decisions == s.screens[0][1].decisions  # nothing was played
 
@@ -296,3 +296,21 @@ def test_the_frame_never_exceeds_the_rows_it_is_given(height):
         scene, labels = scene_of(game_id, moves=6)
         frame = compact_frame(scene, labels, width=80, height=height, events=["x" * 200] * 30, message="m")
         assert len(frame.lines) <= height - 1 and all(line.cell_len <= 80 for line in frame.lines)
+
+
+def test_why_not_says_when_a_choice_is_not_made_on_the_board_or_a_square_cannot_be_entered():
+    game = make("dungeons-jewel")
+    state = game.new_state(3)
+    rng = random.Random(3)
+    while True:  # to a decision no square names ("place the token face down or face up", "roll")
+        legal = state.legal_actions()
+        labels = [state.describe(a) for a in legal]
+        scene = game.scene(state.view(state.current_seat()), legal)
+        sq = Squares.of(scene, labels)
+        if not sq.any_named():
+            break
+        state.apply(rng.choice(legal))
+    assert sq.why_not("a1", ["a1"], scene) == "a1 is not a legal target now: this choice is not made on the board; type a number"
+    scene, labels = scene_of("blackfire")
+    sq = Squares.of(scene, labels)
+    assert sq.why_not("d1", ["d1"], scene) == "d1 is not a legal target now: nothing can enter it"  # a ### square
