@@ -41,6 +41,7 @@ an ordinary action.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
@@ -159,6 +160,23 @@ def _shape_error(value: Any, ref: Any, depth: int) -> str | None:
 def _canonical(doc: Any) -> Any:
     """A stored value re-encoded with today's names (a record saved under an alias gets its current name)."""
     return json.loads(json.dumps(encode(decode(doc))))
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON would give it back (tuples become lists), for comparing configurations."""
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def document_digest(doc: dict[str, Any]) -> str:
+    """The seal of a state document: SHA-256 of its canonical JSON without ``history`` and ``digest``.
+
+    It is a check against edits, not a signature: anyone can recompute it.
+    The history is left out so that dropping it (the typed-decoding path) keeps
+    the seal valid.
+    """
+    body = {k: v for k, v in doc.items() if k not in ("history", "digest")}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def win_results(players: int, winners: Sequence[int], reason: str) -> Results:
@@ -587,8 +605,12 @@ class State:
         return {"seed": self._seed, "actions": actions}
 
     def to_json(self) -> dict[str, Any]:
-        """Exact JSON form: ``State.from_json(s.to_json())`` continues identically."""
-        return {
+        """Exact JSON form: ``State.from_json(s.to_json())`` continues identically.
+
+        ``digest`` seals everything but the history (see :func:`document_digest`),
+        so :meth:`from_json` refuses a document edited after it was written.
+        """
+        doc = {
             "format": STATE_FORMAT,
             **self.game.config(),
             "rng": self.rng.state,
@@ -600,6 +622,8 @@ class State:
             "data": {name: encode(getattr(self, name)) for name in self._game_fields},
             "history": self.history(),
         }
+        doc["digest"] = document_digest(doc)
+        return doc
 
     def dumps(self) -> str:
         """:meth:`to_json` as a compact, key-sorted JSON string."""
@@ -618,7 +642,15 @@ class State:
         * without one, each field must have the types of a fresh state's field
           (the error names it), and the loaded position must answer the
           engine's questions (acting seat, legal actions, views, results) and
-          pass the game's :meth:`check_invariants`.
+          pass the game's :meth:`check_invariants`;
+        * with a ``game``, the document's configuration (``game``, ``players``,
+          ``variant``, ``options``) must be that game's;
+        * last, a document carrying a ``digest`` must be exactly what the loaded
+          state writes (apart from its history, which may be dropped): an edit
+          that passes every check above (a changed option or variant whose
+          replay happens to match, a plausible number in a position without
+          history) is refused here.  A document without a digest (written by
+          hand, or before digests existed) is judged by the checks above alone.
         """
         try:
             return cls._from_json(doc, game)
@@ -655,6 +687,11 @@ class State:
                 raise SaveFileError(f"state field 'game' is {_short(doc['game'])}, not {game.id!r}")
             if "players" in doc and doc["players"] != game.players:
                 raise SaveFileError(f"state field 'players' is {_short(doc['players'])}, not {game.players}")
+            if "variant" in doc and doc["variant"] != game.variant:
+                raise SaveFileError(f"state field 'variant' is {_short(doc['variant'])}, not {game.variant!r} (the game it is loaded into)")
+            if "options" in doc and _plain(doc["options"] or {}) != _plain(game.overrides):
+                raise SaveFileError(f"state field 'options' is {_short(doc['options'])}, not {_short(_plain(game.overrides))}"
+                                    " (the game it is loaded into)")
         klass = game.state_class
         if cls is not State and not issubclass(klass, cls):
             raise SaveFileError(f"state is for {game.id}, not {cls.__name__}")
@@ -674,10 +711,15 @@ class State:
         data = doc["data"]
         if not isinstance(data, dict) or set(data) != set(klass._game_fields):
             raise SaveFileError(f"state data fields do not match {game.id}'s")
+        sealed = doc.get("digest")
+        if sealed is not None and type(sealed) is not str:
+            raise SaveFileError(f"state field 'digest' must be a string, got {_short(sealed)}")
         hist = doc.get("history")
-        if hist is not None:
-            return klass._rederive(doc, hist, game)
-        return klass._decode_checked(doc, game)
+        state = klass._rederive(doc, hist, game) if hist is not None else klass._decode_checked(doc, game)
+        if sealed is not None and state.to_json()["digest"] != sealed:
+            raise SaveFileError("state field 'digest' does not match the document: it was edited after it was written"
+                                " (a position edited on purpose must be rebuilt and saved by the engine, see forget_history())")
+        return state
 
     @classmethod
     def _rederive(cls, doc: dict[str, Any], hist: Any, game: "Game") -> "State":

@@ -247,7 +247,13 @@ def check_json_forms(state: State) -> None:
 
 
 def check_tampering(state: State, *, fields: int | None = None) -> int:
-    """Every data field replaced by garbage, and a changed number, give :class:`SaveFileError` naming the field."""
+    """Tampered documents give :class:`SaveFileError` (naming the field where one can be named).
+
+    Every data field replaced by garbage, a changed base number, a changed
+    configuration (options or variant; with and without the game object and
+    the history) and a nested edit (one number or string deep inside each
+    data field, with and without the history).
+    """
     game = state.game
     doc = json.loads(state.dumps())
     if doc.get("history") is None:
@@ -278,4 +284,48 @@ def check_tampering(state: State, *, fields: int | None = None) -> int:
         bad = json.loads(json.dumps(doc))
         bad["history"]["actions"][-1] = ["no-such-action"]
         refused(bad, "history")
+    # configuration edits: refused with the game object (naming the field) and without it (the digest)
+    others = [v.name for v in type(game).variants if v.name != game.variant]
+    edits = [("options", {**doc.get("options", {}), "max_turns": 10**6})] + [("variant", v) for v in others[:1]]
+    for key, value in edits:
+        bad = json.loads(json.dumps(doc))
+        bad[key] = value
+        refused(bad, key)
+        for history in (bad["history"], None):
+            bad["history"] = history
+            try:
+                State.from_json(json.loads(json.dumps(bad)))
+            except SaveFileError:
+                tried += 1
+            else:
+                raise AssertionError(f"an edited {key!r} loaded without a game object (history {'kept' if history else 'dropped'})")
+    # nested edits: one number or string deep inside each data field, with and without the history
+    for name in sorted(doc["data"])[:fields]:
+        for history in (doc["history"], None):
+            bad = json.loads(json.dumps(doc))
+            bad["history"] = history
+            if not _edit_leaf(bad["data"], name):
+                continue
+            if history is not None:
+                refused(bad, name)
+            else:
+                refused(bad, "")  # the typed checks, the invariants or the digest: any SaveFileError
     return tried
+
+
+def _edit_leaf(parent: Any, key: Any) -> bool:
+    """Change the last int or str found inside ``parent[key]`` (depth first) in place; False if there is none."""
+    value = parent[key]
+    if type(value) is int:
+        parent[key] = value + 1
+        return True
+    if type(value) is str and key not in ("$r", "$t", "$d", "$s"):
+        parent[key] = value + "x"
+        return True
+    items = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) else []
+    for k, _ in reversed(items):
+        if k == "$r":
+            continue
+        if _edit_leaf(value, k):
+            return True
+    return False
