@@ -461,8 +461,10 @@ def board_lines(board: dict[str, Any], width: int, *, compact: bool, marks: Iter
                 t.append(" " if not t.plain.endswith(" ") and s != " " else "")
                 t.append(s, style=st)
             notes.append(t)
-    elif board.get("track"):
-        return _lines(render_track(board)[-1], width), []
+    elif board.get("track"):  # one line: its caption, then the nodes in order
+        line = Text(f"{board['title']} ", style="bold") if board.get("title") else Text()
+        track = render_track(board)[-1]
+        return [_crop(line + track if (line + track).cell_len <= width else track, width)], []
     else:
         nodes = list(board.get("nodes") or ())
         if not nodes or not all(isinstance(n.get("x"), (int, float)) and isinstance(n.get("y"), (int, float)) for n in nodes):
@@ -579,8 +581,8 @@ def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: in
     left = avail - fixed - len(choices.lines) - len(board)
 
     # what is left, in order of use: the seat's own (or the acting) panel, the last events,
-    # the small boards (dials, tracks), the other panels, the notes, then the own panel in
-    # full and more events
+    # the small boards (dials, tracks), the own panel in full, the other panels, the notes,
+    # then more events
     panels = [p for p in scene.get("panels") or () if not _is_empty(p)]
     own = [p for p in panels if seat is not None and p.get("seat") == seat] or [p for p in panels if p.get("active")]
     others = [p for p in panels if p is not (own[0] if own else None)]
@@ -608,6 +610,10 @@ def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: in
         if len(bl) <= left:
             small += bl
             left -= len(bl)
+    if own and top_panel and left > 0:  # the seat's own panel in full (its hand), up to 3 lines
+        grown_panel = panel_lines(own[0], width, most=1 + min(left, 2))
+        left -= len(grown_panel) - len(top_panel)
+        top_panel = grown_panel
     other_lines: list[Text] = []
     for p in others:
         if left <= 0:
@@ -616,10 +622,6 @@ def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: in
         left -= 1
     note_lines = _flow(notes, width)[: max(0, left)]
     left -= len(note_lines)
-    if own and top_panel and left > 0:
-        grown_panel = panel_lines(own[0], width, most=1 + min(left, 2))
-        left -= len(grown_panel) - len(top_panel)
-        top_panel = grown_panel
     if events and left > 0 and len(ev_lines) < len(events) + 1:
         grown = event_block(len(ev_lines) + left)
         left -= len(grown) - len(ev_lines)
