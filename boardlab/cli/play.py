@@ -235,11 +235,22 @@ class PlaySession:
     # -- the end -----------------------------------------------------------
     def _show_end(self) -> None:
         seat = self.humans[0] if len(self.humans) == 1 else None
+        view = self.state.view(seat)
+        scene = self.game.scene(view, ())
+        if self.compact:  # the end on one screen too, with room for the result and the saved path
+            width, height = self.out.size
+            events = self._take_events(seat) if seat is not None else []
+            frame = compact_frame(scene, [], width=width, height=height - 3, events=events, seat=seat)
+            self.out.clear()
+            self.out.print(Rule("Game over"))
+            self.out.print(Text("\n").join(frame.lines), crop=True, overflow="crop", no_wrap=True)
+            line = status_line(view, self.names)
+            if line != scene.get("status"):
+                self.out.print(Text(line, style="bold green"), crop=True, overflow="ellipsis", no_wrap=True)
+            return
         if seat is not None:
             self._show_events(seat)
-        view = self.state.view(seat)
         self.out.print(Rule("Game over"))
-        scene = self.game.scene(view, ())
         self.out.print(render_scene(scene, width=self.out.width))
         line = status_line(view, self.names)
         if line != scene.get("status"):

@@ -314,3 +314,24 @@ def test_why_not_says_when_a_choice_is_not_made_on_the_board_or_a_square_cannot_
     scene, labels = scene_of("blackfire")
     sq = Squares.of(scene, labels)
     assert sq.why_not("d1", ["d1"], scene) == "d1 is not a legal target now: nothing can enter it"  # a ### square
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_end_of_the_game_fits_on_one_screen_with_the_result(game_id):
+    s = Screens(game_id, 80)
+    state = s.session.state
+    rng = random.Random(5)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    s.session._show_end()
+    screen = s.screen()
+    lines = screen.rstrip("\n").split("\n")
+    assert len(lines) <= 28 and max(len(line) for line in lines) <= 80, screen  # the saved path follows
+    assert "Game over" in lines[0]
+    view = state.view(0)
+    scene = s.game.scene(view, ())
+    assert board_row_shown(scene, lines), screen
+    from boardlab.engine.scene import status_line
+
+    result = status_line(view, s.game.seat_names())  # "Game over: Player 2 won (...)"
+    assert result[:40] in screen or str(scene.get("status"))[:40] in screen, (result, screen)
