@@ -281,10 +281,13 @@ class LabyrinthRules(WizardTurnMixin, HeroMovementMixin, CombatMixin, State):
         keep = min(keep, len(cards))
         if keep == len(cards) and len(seats) == 1:
             h = self.hero(seats[0])
+            worn = len(h.equipment)
             for name in cards:
                 self.receive(h, name)
                 self.count("loot:drawn", h.seat)
-            self.emit(f"Hero {h.seat} loots {len(cards)} card(s)", {"seat": h.seat}, to=self.hero_seats(),
+            eq = h.equipment[worn:]  # equipped at once: the board shows them to everyone, so the log names them
+            self.emit(f"Hero {h.seat} loots {len(cards)} card(s)" + (f", equipping {', '.join(eq)}" if eq else ""),
+                      {"seat": h.seat, "equipped": eq} if eq else {"seat": h.seat}, to=self.hero_seats(),
                       private_text=f"Hero {h.seat} loots {', '.join(cards)}")
             return
         self.stack.append(Prompt(min(seats), "loot", {"cards": cards, "keep": keep, "to": sorted(seats)}))
@@ -294,9 +297,13 @@ class LabyrinthRules(WizardTurnMixin, HeroMovementMixin, CombatMixin, State):
 
     def _a_loot(self, p: Prompt, a: tuple) -> None:
         name = p.data["cards"].pop(a[1])
+        worn = len(self.hero(a[2]).equipment)
         self.receive(self.hero(a[2]), name)
         self.count("loot:drawn", a[2])
-        self.emit(f"Hero {a[2]} takes a loot card", {"seat": a[2]}, to=self.hero_seats(), private_text=f"Hero {a[2]} takes {name}")
+        if len(self.hero(a[2]).equipment) > worn:  # equipped at once: the board shows it, so the log names it
+            self.emit(f"Hero {a[2]} takes {name} and equips it", {"seat": a[2], "card": name, "equipped": True})
+        else:
+            self.emit(f"Hero {a[2]} takes a loot card", {"seat": a[2]}, to=self.hero_seats(), private_text=f"Hero {a[2]} takes {name}")
         p.data["keep"] -= 1
         if p.data["keep"] == 0 or not p.data["cards"]:
             self.stack.pop()
