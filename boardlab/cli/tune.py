@@ -30,14 +30,17 @@ from boardlab.cli.common import MAX_GAMES, PLAYERS, FiniteFloat, check_games, ch
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/tune-<game>-s<seed>).")
 @click.option("--quiet", is_flag=True, help="No progress bar or trial table.")
 @click.option("--save-variant", type=click.Path(dir_okay=False), default=None, callback=check_output_file, help="Write the best settings as a variant file (play it with --variant FILE).")
+@click.option("--save-unconfirmed", is_flag=True, help="With --save-variant: write the setting even if the confirmation did not confirm it (the file records the verdict and p-values).")
 @click.option("--json", "as_json", is_flag=True)
 def command(game_id, targets, params, trials, games, repeats, players, variant, agents, seed, sampler, closeness, jobs, rungs, eta,
-            tolerance, confirm_games, out, quiet, save_variant, as_json):
+            tolerance, confirm_games, out, quiet, save_variant, as_json, save_unconfirmed=False):
     """Search GAME's tunable rule parameters toward the targets, race the promising ones, confirm on fresh games."""
     from boardlab.cli.common import make_game, parse_agents
     from boardlab.engine.errors import InvalidOptionError
     from boardlab.playtest.tune import Target, save_variant as save, tune
 
+    if save_unconfirmed and not save_variant:
+        raise InvalidOptionError("--save-unconfirmed needs --save-variant FILE")
     for text in targets:
         Target.parse(text)  # a bad target fails before any game is made
     top = games * repeats * eta ** (rungs - 1)
@@ -48,12 +51,13 @@ def command(game_id, targets, params, trials, games, repeats, players, variant, 
     specs = parse_agents(agents, game)
     from pathlib import Path
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     out = out or f"runs/tune-{game_id}-s{seed}"
     err = console(stderr=True)
     show = not (quiet or as_json) and err.is_terminal
-    bar = Progress(TextColumn("tuning: games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, disable=not show)
+    bar = Progress(TextColumn("tuning: games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                   TimeRemainingColumn(), console=err, disable=not show)
     task = bar.add_task("games", total=None)
 
     def on_trial(rec):
@@ -70,10 +74,19 @@ def command(game_id, targets, params, trials, games, repeats, players, variant, 
             tolerance=list(tolerance) or None, confirm_games=confirm_games, out=Path(out),
             progress=lambda done, total: bar.update(task, completed=done, total=total), on_trial=on_trial,
         )
+    refused = None
     if save_variant:
-        result["variant_file"] = str(save(result, save_variant))
+        from boardlab.playtest.tune import UnconfirmedSettingError
+
+        try:
+            result["variant_file"] = str(save(result, save_variant, unconfirmed=save_unconfirmed))
+        except UnconfirmedSettingError as exc:  # the run stands; only the file is withheld (exit 1 after the report)
+            refused = result["variant_not_saved"] = str(exc)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
+        if refused:
+            click.echo(refused, err=True)
+            raise SystemExit(1)
         return
     from rich.table import Table
 
@@ -81,21 +94,24 @@ def command(game_id, targets, params, trials, games, repeats, players, variant, 
     con.print(f"Tuned {game_id} toward {', '.join(result['targets'])}: {trials} trials, rungs of "
               f"{', '.join(map(str, result['rung_games']))} games, {result['games_played']} games played")
     table = Table(title="Trials (one row per evaluation; promoted settings reappear with more games)")
-    for col in ("trial", "parameters", "games", *[f"{t} loss [95% CI]" for t in result["targets"]], "distance", "reaches"):
+    for col in ("trial", "parameters", "games", *[f"{t} loss [95% CI]" for t in result["targets"]], "distance", "in tol."):
         table.add_column(col)
     for r in result["trial_table"]:
         table.add_row(str(r["number"]), json.dumps(r["params"], sort_keys=True), str(r["games"]),
                       *[f"{l:.3f} [{iv[0]:.3f}, {iv[1]:.3f}]" for l, iv in zip(r["losses"], r["intervals"])],
                       f"{r['distance']:.3f}", "yes" if r["reached"] else "no")
     con.print(table)
-    con.print(f"Designer's values: {result['defaults']} -> losses {[round(x, 4) for x in result['default_losses']]}")
+    con.print(f"Designer's values: {result['defaults']} -> losses {[round(x, 4) for x in result['default_losses']]} on {result['default_games']} games")
     if "pareto_front" in result:
         con.print("Pareto front:")
         for f in result["pareto_front"]:
             con.print(f"  {f['params']} -> {[round(x, 4) for x in f['losses']]}")
     else:
-        con.print(f"Best: {result['best']['params']} -> losses {[round(x, 4) for x in result['best']['losses']]}")
+        con.print(f"Best: {result['best']['params']} -> losses {[round(x, 4) for x in result['best']['losses']]} on the same {result['best']['games']} games")
     con.print(f"Confirmation: {result['confirmation']['verdict']}. {result['confirmation']['text']}")
     con.print(f"Tuning report: {Path(out) / 'tune.html'}")
+    if refused:
+        click.echo(refused, err=True)
+        raise SystemExit(1)
     if save_variant:
         con.print(f"Saved variant file {save_variant}; play it with --variant {save_variant}")
