@@ -342,8 +342,8 @@ def fold_choices(labels: Sequence[str], sq: Squares, width: int, rows: int, *, p
         return out + _pack(run, width)
 
     configs = [(header + _pack(singles, width), False)]  # the least folded first
-    for key in foldable:
-        folded.add(key)
+    for size in sorted({len(groups[k]) for k in foldable}, reverse=True):
+        folded.update(k for k in foldable if len(groups[k]) == size)  # groups alike fold alike
         configs.append((layout(entries()), True))
         if len(configs[-1][0]) <= soft:
             break
