@@ -8,11 +8,13 @@ changes only when a request succeeds.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import logging
 import math
 import os
+from collections import Counter
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -30,9 +32,9 @@ from boardlab.engine import BoardlabError
 from boardlab.engine.registry import game_class, game_ids
 
 from . import rules
-from .bots import BotPool
-from .db import Store, database_url
-from .limits import Limits, RateLimiter
+from .bots import BotPool, web_agent
+from .db import database_url, open_store
+from .limits import Bucket, Limits, RateLimiter, client_key, env_setting
 from .matches import Hub, Match, WebError, snapshot
 from .push import DEFAULT_QUEUE, Outbox, encode
 
@@ -79,6 +81,53 @@ class WsAct(ActFields):
     type: Literal["act"]
 
 
+#: WebSocket close code for a socket over a limit (sockets per client, spectators, message rate).
+CLOSE_LIMIT = 4429
+#: WebSocket close code for a malformed message (binary, not JSON, a lone surrogate).
+CLOSE_MALFORMED = 1007
+
+
+class Malformed(WebError):
+    """A WebSocket message no page sends (binary, a huge number, a lone surrogate): the socket is closed."""
+
+
+def _parse_ws(raw: dict[str, Any]) -> dict[str, Any]:
+    """The JSON object in a WebSocket message; a :class:`WebError` (or :class:`Malformed`) saying why not."""
+    text = raw.get("text")
+    if text is None:
+        raise Malformed(400, "binary frames are not accepted: send JSON text")
+    if len(text) > MAX_BODY:
+        raise WebError(413, f"message over {MAX_BODY} bytes")
+    try:
+        msg = json.loads(text)
+    except json.JSONDecodeError:
+        raise WebError(400, "malformed JSON message") from None
+    except (ValueError, RecursionError):  # a number over Python's 4,300-digit limit, deep nesting
+        raise Malformed(400, "malformed JSON message: a number or nesting out of range") from None
+    if "\\u" in text:
+        try:
+            encode(msg).encode("utf-8", "strict")
+        except UnicodeEncodeError:
+            raise Malformed(400, "malformed message: a string holds a lone surrogate") from None
+    if not isinstance(msg, dict):
+        raise WebError(400, "a message must be a JSON object with a 'type'")
+    return msg
+
+
+async def _refuse(websocket: WebSocket, status: int, detail: str, code: int) -> None:
+    try:
+        await websocket.send_json({"type": "error", "status": status, "detail": detail})
+        await websocket.close(code=code)
+    except Exception:
+        pass
+
+
+def _close_with(box: Outbox, status: int, detail: str, code: int) -> None:
+    """Queue a JSON error, then close the socket with ``code`` once it is sent."""
+    box.push({"type": "error", "status": status, "detail": detail})
+    box.finish(code, detail[:120])
+
+
 def _field_error(exc: ValidationError) -> WebError:
     """A 422 naming the first offending field of a request model."""
     err = exc.errors()[0]
@@ -99,7 +148,7 @@ def _game_entry(gid: str) -> dict[str, Any]:
     cls = game_class(gid)
     spec = cls.spec()
     spec["summary"] = rules.summary(cls)
-    spec["agents"] = menu_specs(cls)
+    spec["agents"] = [a for a in menu_specs(cls) if web_agent(a.split(":")[0], cls)]
     spec["has_rules"] = rules.rules_path(cls) is not None
     return spec
 
@@ -127,7 +176,17 @@ def _snapshot_response(snap: dict[str, Any]) -> Response:
     return Response(encode(snap), media_type="application/json")
 
 
+#: The Content-Security-Policy of every response (issue 30, finding 11): scripts, styles,
+#: images and connections from this origin only; no inline script, no inline style
+#: attribute, no plugin, no framing.  The pages load nothing from elsewhere.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
 _SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
@@ -196,18 +255,19 @@ def create_app(
     may have waiting before it is dropped as too slow.
     """
     if send_queue is None:
-        send_queue = int(os.environ.get("BOARDLAB_SEND_QUEUE", str(DEFAULT_QUEUE)))
-    url = database_url(data_dir, database_url_ or os.environ.get("BOARDLAB_DATABASE_URL"))
+        send_queue = env_setting("BOARDLAB_SEND_QUEUE", DEFAULT_QUEUE, 1, 100_000, integer=True)
     if bot_delay is None:
-        bot_delay = float(os.environ.get("BOARDLAB_BOT_DELAY", "0.8"))
+        bot_delay = env_setting("BOARDLAB_BOT_DELAY", 0.8, 0, 60)
     if limits is None:
         limits = Limits.from_env()
-    store = Store(url)
+    store = open_store(database_url(data_dir, database_url_ or os.environ.get("BOARDLAB_DATABASE_URL")))
     hub = Hub(
         store, bot_delay=bot_delay, pool=BotPool(limits.bot_workers, limits.bot_move_limit),
         max_matches=limits.max_matches, idle_seconds=limits.idle_seconds,
     )
     creations = RateLimiter(limits.create_rate, limits.create_burst)
+    sockets: Counter[str] = Counter()  # open WebSockets by client
+    spectators: Counter[str] = Counter()  # ... of which spectating (said hello without a seat)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
@@ -221,10 +281,14 @@ def create_app(
         summary="Play the boardlab games in the browser: lobby, seats with secret links, live updates, replays.",
         version="0.1.0",
         lifespan=lifespan,
+        # FastAPI's /docs and /redoc load their scripts from a public CDN: off (the schema stays at /openapi.json)
+        docs_url=None, redoc_url=None,
     )
     app.state.hub = hub
     app.state.store = store
     app.state.limits = limits
+    app.state.sockets = sockets
+    app.state.spectators = spectators
     app.add_middleware(_BodyLimit, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -320,7 +384,7 @@ def create_app(
     # -- API: matches --------------------------------------------------------
     @app.post("/api/matches", tags=["matches"], status_code=201, summary="Create a match")
     async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
-        client = request.client.host if request.client is not None else "unknown"
+        client = client_key(request.client.host if request.client is not None else None)
         wait = creations.take(client)
         if wait:
             raise StarletteHTTPException(
@@ -330,14 +394,17 @@ def create_app(
                 headers={"Retry-After": str(math.ceil(wait))},
             )
         seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
-        match, tokens, host = hub.create(body.game, body.players, body.variant, body.options, seats, body.seed)
+        match, tokens, host = await hub.create(
+            body.game, body.players, body.variant, body.options, seats, body.seed,
+            owner=client, bot_budget=limits.bot_matches_per_client,
+        )
         hub.kick(match)
         return {"match": match.info(), **_links(match, tokens, host)}
 
     @app.get("/api/matches", tags=["matches"], summary="Recent matches (public information)")
     async def list_matches(limit: int = Query(30, ge=1, le=200)) -> dict[str, Any]:
         out = []
-        for rec in store.recent(limit):
+        for rec in await asyncio.to_thread(store.recent, limit):
             m = hub.matches.get(rec.id)
             if m is not None:
                 out.append(m.info())
@@ -357,7 +424,7 @@ def create_app(
 
     @app.get("/api/matches/{match_id}", tags=["matches"], summary="A match's public information")
     async def get_match(match_id: str) -> dict[str, Any]:
-        return hub.get(match_id).info()
+        return (await hub.open(match_id)).info()
 
     @app.get("/api/matches/{match_id}/state", tags=["matches"], summary="A seat's snapshot (or the spectator's)")
     async def get_state(
@@ -366,7 +433,7 @@ def create_app(
         authorization: str | None = Header(None),
         x_boardlab_token: str | None = Header(None),
     ) -> dict[str, Any]:
-        match = hub.get(match_id)
+        match = await hub.open(match_id)
         match.check_token(seat, _token(authorization, x_boardlab_token))
         return _snapshot_response(snapshot(match, seat))
 
@@ -377,13 +444,13 @@ def create_app(
         authorization: str | None = Header(None),
         x_boardlab_token: str | None = Header(None),
     ) -> dict[str, Any]:
-        match = hub.get(match_id)
+        match = await hub.open(match_id)
         await hub.act(match, body.seat, _token(authorization, x_boardlab_token), body.state_id, body.action, body.index)
         return _snapshot_response(snapshot(match, body.seat))
 
     @app.get("/api/matches/{match_id}/record", tags=["replays"], summary="Seed and action log of a finished match")
     async def get_record(match_id: str) -> dict[str, Any]:
-        match = hub.get(match_id)
+        match = await hub.open(match_id)
         if not match.state.is_over():
             raise WebError(409, "the record (seed and actions) is shown once the game is over")
         rec = match.record
@@ -399,23 +466,19 @@ def create_app(
         step: int = Query(0, ge=0, description="Number of actions applied"),
         seat: int | None = Query(None, description="Point of view; omit for the spectator"),
     ) -> dict[str, Any]:
-        match = hub.get(match_id)
+        match = await hub.open(match_id)
         if not match.state.is_over():
             raise WebError(409, "replays open once the game is over")
         if seat is not None and not 0 <= seat < match.state.game.players:
             raise WebError(400, f"seat must be 0..{match.state.game.players - 1} or omitted")
-        states = hub.replay_states(match)
-        if step >= len(states):
-            raise WebError(400, f"step must be 0..{len(states) - 1}")
-        st = states[step]
-        snap = snapshot(match, seat, st)
+        st, prev, steps = await hub.replay_state(match, step)
+        snap = await asyncio.to_thread(snapshot, match, seat, st)
         snap["type"] = "replay"
         snap["match"] = match.info()
         snap["step"] = step
-        snap["steps"] = len(states) - 1
+        snap["steps"] = steps
         snap["actions"] = []
-        if step > 0:
-            prev = states[step - 1]
+        if step > 0 and prev is not None:
             a = tuple(match.record.actions[step - 1])
             snap["last_action"] = {"seat": prev.current_seat(), "action": list(a), "label": prev.describe(a)}
         else:
@@ -429,66 +492,109 @@ def create_app(
         a ``snapshot`` follows, then an ``update`` per change (what changed since the last message;
         see ``boardlab/web/push.py``).  Act with ``{"type": "act", "state_id": N, "action": [...]}``
         (or ``"index"``).  Every message to the page goes through a bounded queue drained by its own
-        task: a page that does not read is closed with code 4008 and never slows the match."""
-        import asyncio
+        task: a page that does not read is closed with code 4008 and never slows the match.
 
+        Limits (issue 30): at most ``ws_per_client`` sockets per client and ``spectators_per_client``
+        of them spectating; ``ws_rate`` messages a second (``ws_burst`` at once) per socket; a
+        binary frame, text that is not JSON (or has a number over 4,300 digits) or a string with a
+        lone surrogate gets a JSON error and a close (:data:`CLOSE_MALFORMED`).  A refused socket
+        gets a JSON error and :data:`CLOSE_LIMIT`."""
+        client = client_key(websocket.client.host if websocket.client is not None else None)
         await websocket.accept()
-        try:
-            match = hub.get(match_id)
-        except WebError as exc:
-            await websocket.send_json({"type": "error", "status": exc.status, "detail": exc.detail})
-            await websocket.close(code=4404)
+        if sockets[client] >= limits.ws_per_client:
+            hub.limit_log.hit("websockets", "refusing a WebSocket from %s: it has %d open (the cap)", client, sockets[client])
+            await _refuse(websocket, 429, f"too many WebSockets from {client}: at most {limits.ws_per_client}", CLOSE_LIMIT)
             return
-        box = Outbox(websocket, send_queue)
+        sockets[client] += 1
+        box: Outbox | None = None
+        match: Match | None = None
         key = id(websocket)
-        seat: int | None = None
-        token: str | None = None
-        hello = False
-        closed = asyncio.ensure_future(box.closed.wait())
+        spectating = False
         try:
-            while True:
-                recv = asyncio.ensure_future(websocket.receive_text())
-                await asyncio.wait((recv, closed), return_when=asyncio.FIRST_COMPLETED)
-                if not recv.done():  # dropped as too slow, or the sender found the socket gone
-                    recv.cancel()
-                    break
-                text = recv.result()
-                try:
-                    if len(text) > MAX_BODY:
-                        raise WebError(413, f"message over {MAX_BODY} bytes")
+            try:
+                match = await hub.open(match_id)
+            except WebError as exc:
+                await websocket.send_json({"type": "error", "status": exc.status, "detail": exc.detail})
+                await websocket.close(code=4404)
+                return
+            box = Outbox(websocket, send_queue)
+            seat: int | None = None
+            token: str | None = None
+            hello = False
+            rate = Bucket(limits.ws_rate, limits.ws_burst)
+            closed = asyncio.ensure_future(box.closed.wait())
+            try:
+                while True:
+                    recv = asyncio.ensure_future(websocket.receive())
+                    await asyncio.wait((recv, closed), return_when=asyncio.FIRST_COMPLETED)
+                    if not recv.done():  # dropped as too slow, or the sender found the socket gone
+                        recv.cancel()
+                        break
+                    raw = recv.result()
+                    if raw["type"] == "websocket.disconnect":
+                        break
+                    if not rate.take():
+                        hub.limit_log.hit("ws-rate", "closing a WebSocket from %s: over %g messages a second", client, limits.ws_rate)
+                        _close_with(box, 429, f"too many messages: at most {limits.ws_rate:g} a second", CLOSE_LIMIT)
+                        break
                     try:
-                        msg = json.loads(text)
-                    except json.JSONDecodeError:
-                        raise WebError(400, "malformed JSON message") from None
-                    if not isinstance(msg, dict):
-                        raise WebError(400, "a message must be a JSON object with a 'type'")
-                    kind = msg.get("type")
-                    if kind == "hello":
-                        s, t = msg.get("seat"), msg.get("token")
-                        if t is not None and not isinstance(t, str):
-                            raise WebError(400, "token must be a string")
-                        match.check_token(s, t)
-                        seat, token, hello = s, t, True
-                        hub.listen(match, key, box, seat)
-                    elif kind == "act":
-                        if not hello or seat is None:
-                            raise WebError(401, "say hello with a seat and its token before acting")
-                        try:
-                            req = WsAct.model_validate(msg)
-                        except ValidationError as exc:
-                            raise _field_error(exc) from None
-                        await hub.act(match, seat, token, req.state_id, req.action, req.index)
-                    elif kind == "ping":
-                        box.push({"type": "pong"})
-                    else:
-                        raise WebError(400, "message type must be hello, act or ping")
-                except WebError as exc:
-                    box.push({"type": "error", "status": exc.status, "detail": exc.detail})
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+                        msg = _parse_ws(raw)
+                    except Malformed as exc:
+                        hub.limit_log.hit("ws-malformed", "closing a WebSocket from %s: %s", client, exc.detail)
+                        _close_with(box, exc.status, exc.detail, CLOSE_MALFORMED)
+                        break
+                    except WebError as exc:
+                        box.push({"type": "error", "status": exc.status, "detail": exc.detail})
+                        continue
+                    try:
+                        kind = msg.get("type")
+                        if kind == "hello":
+                            s, t = msg.get("seat"), msg.get("token")
+                            if t is not None and not isinstance(t, str):
+                                raise WebError(400, "token must be a string")
+                            match.check_token(s, t)
+                            if s is None and not spectating:
+                                if spectators[client] >= limits.spectators_per_client:
+                                    hub.limit_log.hit("spectators", "refusing a spectator from %s: it watches with %d sockets (the cap)", client, spectators[client])
+                                    raise WebError(429, f"too many spectator sockets from {client}: at most {limits.spectators_per_client}")
+                                spectators[client] += 1
+                                spectating = True
+                            elif s is not None and spectating:
+                                spectators[client] -= 1
+                                spectating = False
+                            if match.unloaded:
+                                hub._adopt(match)
+                            seat, token, hello = s, t, True
+                            hub.listen(match, key, box, seat)
+                        elif kind == "act":
+                            if not hello or seat is None:
+                                raise WebError(401, "say hello with a seat and its token before acting")
+                            try:
+                                req = WsAct.model_validate(msg)
+                            except ValidationError as exc:
+                                raise _field_error(exc) from None
+                            await hub.act(match, seat, token, req.state_id, req.action, req.index)
+                        elif kind == "ping":
+                            box.push({"type": "pong"})
+                        else:
+                            raise WebError(400, "message type must be hello, act or ping")
+                    except WebError as exc:
+                        box.push({"type": "error", "status": exc.status, "detail": exc.detail})
+            except (WebSocketDisconnect, RuntimeError):
+                pass
+            finally:
+                closed.cancel()
         finally:
-            hub.unlisten(match, key)
-            closed.cancel()
-            await box.aclose()
+            sockets[client] -= 1
+            if sockets[client] <= 0:
+                del sockets[client]
+            if spectating:
+                spectators[client] -= 1
+                if spectators[client] <= 0:
+                    del spectators[client]
+            if match is not None:
+                hub.unlisten(match, key)
+            if box is not None:
+                await box.aclose()
 
     return app

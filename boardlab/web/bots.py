@@ -1,5 +1,11 @@
 """Bots on a network: which agent specs a web request may ask for, and where bots think.
 
+Web bots see only their seat's view (issue 30, finding 9): :func:`web_agent`
+is the catalogue of which agents may sit at a web table.  An agent class that
+reads the true state says so with ``omniscient = True`` (``omniscient-mcts``);
+:data:`NOT_FOR_WEB` lists the test-only ``first``.  Both are refused over
+HTTP; the CLI keeps them.
+
 Two bounds keep bot compute from taking the server down (issue 16, finding 2):
 
 * :func:`check_web_spec` accepts, over HTTP, the lobby's curated specs
@@ -19,6 +25,11 @@ Two bounds keep bot compute from taking the server down (issue 16, finding 2):
   fallback itself is deterministic (whether the limit is hit depends on the
   machine).  The same fallback covers an agent that raises or answers an
   illegal action.
+
+Bot compute is shared fairly between clients (issue 30, finding 5): the pool's
+workers are handed out round-robin by the match's owner (the client that
+created it, :func:`~boardlab.web.limits.client_key`), so one client's twenty
+all-bot matches get the same turn as another client's one match.
 """
 
 from __future__ import annotations
@@ -30,9 +41,10 @@ import math
 import multiprocessing
 import os
 import re
+from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any
 
-from boardlab.agents import Decision, make_agent, menu_specs, parse_spec
+from boardlab.agents import Decision, agent_class, make_agent, menu_specs, parse_spec
 from boardlab.engine import Rng, derive_seed
 from boardlab.engine.errors import UnknownAgentError
 
@@ -56,6 +68,21 @@ DEFAULT_WORKERS = max(1, min(4, os.cpu_count() or 1))
 DEFAULT_MOVE_LIMIT = 10.0
 
 
+#: Agents never offered or accepted as web bots although they read only the view: test fixtures.
+NOT_FOR_WEB = frozenset({"first"})
+
+
+def web_agent(name: str, game: Any) -> bool:
+    """True if agent ``name`` may be a web bot: it sees only its seat's view and is not a test fixture."""
+    if name in NOT_FOR_WEB:
+        return False
+    try:
+        cls = agent_class(name, game)
+    except UnknownAgentError:
+        return False
+    return not getattr(cls, "omniscient", False)
+
+
 def check_web_spec(spec: str, game: Any) -> None:
     """Raise :class:`UnknownAgentError` unless a web request may ask for agent ``spec`` in ``game``.
 
@@ -65,9 +92,15 @@ def check_web_spec(spec: str, game: Any) -> None:
     """
     if not isinstance(spec, str):
         raise UnknownAgentError("an agent spec must be a string")
+    name, params = parse_spec(spec)
+    if not web_agent(name, game):
+        agent_class(name, game)  # an unknown name: its own message
+        raise UnknownAgentError(
+            f"agent {name!r} cannot be a web bot: web bots must see only their seat's view "
+            "(omniscient and test-only agents are refused)"
+        )
     if spec in menu_specs(game):
         return
-    _name, params = parse_spec(spec)
     if len(params) > 12:
         raise UnknownAgentError("an agent spec from the web takes at most 12 parameters")
     for key, value in params.items():
@@ -156,6 +189,41 @@ class BotPool:
         #: Decisions stopped at the per-move limit, and decisions in flight (for tests and the curious).
         self.timeouts = 0
         self.pending = 0
+        self._free = workers  # workers not handed out
+        self._waiting: OrderedDict[str, deque[asyncio.Future]] = OrderedDict()  # by owner, in turn order
+
+    async def _acquire(self, owner: str) -> None:
+        """Wait for a worker; waiting owners are served round-robin (one decision each in turn)."""
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        fut = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(owner, deque()).append(fut)
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self._release()  # handed a worker just as we were cancelled: pass it on
+            else:
+                q = self._waiting.get(owner)
+                if q is not None and fut in q:
+                    q.remove(fut)
+                    if not q:
+                        del self._waiting[owner]
+            raise
+
+    def _release(self) -> None:
+        while self._waiting:
+            owner, q = next(iter(self._waiting.items()))
+            fut = q.popleft()
+            if q:
+                self._waiting.move_to_end(owner)  # this owner's next decision waits for the others
+            else:
+                del self._waiting[owner]
+            if not fut.done():
+                fut.set_result(None)
+                return
+        self._free += 1
 
     def _get(self) -> Any:
         if self._pool is None:
@@ -167,8 +235,24 @@ class BotPool:
             )
         return self._pool
 
-    async def think(self, state: "State", seat: int, spec: str, seed: int) -> tuple | None:
-        """The action ``spec`` chooses for ``seat`` in ``state``; ``None`` if it timed out or failed."""
+    async def think(self, state: "State", seat: int, spec: str, seed: int, owner: str = "") -> tuple | None:
+        """The action ``spec`` chooses for ``seat`` in ``state``; ``None`` if it timed out or failed.
+
+        ``owner`` is the client the match belongs to: workers go round-robin between owners.
+        """
+        if self.closed:
+            raise asyncio.CancelledError
+        self.pending += 1
+        try:
+            await self._acquire(owner)
+            try:
+                return await self._think(state, seat, spec, seed)
+            finally:
+                self._release()
+        finally:
+            self.pending -= 1
+
+    async def _think(self, state: "State", seat: int, spec: str, seed: int) -> tuple | None:
         if self.closed:
             raise asyncio.CancelledError
         game = state.game
@@ -178,7 +262,6 @@ class BotPool:
             dict(game.overrides), state.to_json(), seat, spec, seed,
         )
         fut = self._get().schedule(_think, args=(job,), timeout=self.move_limit)
-        self.pending += 1
         try:
             return await asyncio.wrap_future(fut)
         except asyncio.CancelledError:
@@ -191,8 +274,6 @@ class BotPool:
         except Exception:
             log.exception("bot %r (seat %d) failed; playing the fallback move", spec, seat)
             return None
-        finally:
-            self.pending -= 1
 
     def close(self) -> None:
         """Stop every worker now (running decisions are abandoned) and wait for them to exit."""

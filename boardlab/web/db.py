@@ -91,6 +91,28 @@ def database_url(data_dir: str | Path | None, url: str | None = None) -> str:
     return f"sqlite:///{(base / 'boardlab.sqlite3').resolve()}"
 
 
+def open_store(url: str) -> "Store":
+    """A :class:`Store` on ``url``, or a one-line :class:`BoardlabError` saying why it cannot be opened.
+
+    The message names the URL's scheme (``sqlite``, ``postgresql+psycopg``, ...) and the
+    database's own first line of complaint, never the password (issue 30, finding 10).
+    """
+    from sqlalchemy.engine import make_url
+
+    from boardlab.engine.errors import BoardlabError
+
+    try:
+        scheme = make_url(url).drivername
+    except Exception:
+        raise BoardlabError("BOARDLAB_DATABASE_URL is not a database URL (e.g. postgresql+psycopg://user:pw@host/db)") from None
+    try:
+        return Store(url)
+    except Exception as exc:
+        first = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or [""])[0]
+        first = first.replace(url, "<url>")[:200]
+        raise BoardlabError(f"cannot open the database ({scheme}): {type(exc).__name__}: {first}") from None
+
+
 class Store:
     """Reads and writes matches through SQLAlchemy 2.x."""
 

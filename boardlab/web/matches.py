@@ -20,22 +20,35 @@ import asyncio
 import hashlib
 import logging
 import hmac
+import re
 import secrets
+import unicodedata
 import time
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from boardlab.agents import available_agents, check_spec, make_agent
 from boardlab.engine import BoardlabError, InvalidOptionError, State, UnknownVariantError, derive_seed, make
+from boardlab.engine.errors import UnknownAgentError
 from boardlab.engine.registry import game_class
 from boardlab.engine.scene import rename_seats
 
 from .bots import BotPool, check_web_spec, fallback_action
 from .db import Store, StoredMatch
+from .limits import LimitLog
 from .push import Outbox, Pusher
 
 log = logging.getLogger("boardlab.web")
+
+#: WebSocket close code for a spectator whose match was unloaded to make room (nobody was playing it).
+CLOSE_UNLOADED = 4009
+CLOSE_UNLOADED_REASON = "nobody is playing this match; it was unloaded to make room: reload the page to watch again"
+#: Steps between the states a replay keeps (a step is rebuilt from the checkpoint before it).
+REPLAY_EVERY = 32
+#: States kept by the replay cache, over all matches (the cache is bounded by size, not count).
+REPLAY_CACHE_STATES = 4096
 
 
 class WebError(Exception):
@@ -84,6 +97,13 @@ class Match:
     touched: float = field(default_factory=time.monotonic)
     #: True once the hub has dropped it from memory (see :meth:`Hub.unload`).
     unloaded: bool = False
+    #: The client (:func:`~boardlab.web.limits.client_key`) that created it: its bots share that
+    #: client's turn in the bot pool, and its all-bot matches count against that client's budget.
+    owner: str = "unknown"
+
+    @property
+    def all_bots(self) -> bool:
+        return all(s.kind == "bot" for s in self.seats)
 
     @property
     def id(self) -> str:
@@ -185,10 +205,12 @@ class Hub:
         # holds it after it was unloaded): reloading adopts it again, so there is
         # never more than one live object per match.
         self._alive: weakref.WeakValueDictionary[str, Match] = weakref.WeakValueDictionary()
-        self._replays: dict[str, list[State]] = {}
+        self._replays: OrderedDict[str, tuple[int, list[State]]] = OrderedDict()
+        self._loading: dict[str, asyncio.Future] = {}
         self._sweeper: asyncio.Task | None = None
         self.closing = False
         self.push = Pusher()  # last snapshot pushed per match and seat: pages get incremental updates
+        self.limit_log = LimitLog()
 
     # -- loading -----------------------------------------------------------
     def get(self, match_id: str) -> Match:
@@ -209,14 +231,49 @@ class Hub:
         self._kick_if_running(m)
         return m
 
-    def _load(self, rec: StoredMatch) -> Match:
+    def _load(self, rec: StoredMatch, state: State | None = None) -> Match:
         self.make_room()
-        state = _rebuild(rec)
+        if state is None:
+            state = _rebuild(rec)
         seats = [Seat(**s) for s in rec.seats]
         m = Match(rec, state, seats)
         self.matches[rec.id] = m
         self._alive[rec.id] = m
         return m
+
+    async def open(self, match_id: str) -> Match:
+        """:meth:`get`, with the database read and the rebuild in a worker thread (never on the event loop).
+
+        Concurrent opens of one match share one load, so there is still one live object per match.
+        """
+        m = self.matches.get(match_id)
+        if m is not None:
+            m.touched = time.monotonic()
+            return m
+        if not isinstance(match_id, str) or not match_id.replace("-", "").replace("_", "").isalnum() or len(match_id) > 32:
+            raise WebError(404, f"no match {match_id!r}")
+        m = self._alive.get(match_id)
+        if m is not None:
+            self._adopt(m)
+            return m
+        pending = self._loading.get(match_id)
+        if pending is None:
+            pending = self._loading[match_id] = asyncio.ensure_future(self._read(match_id))
+            pending.add_done_callback(lambda _f: self._loading.pop(match_id, None))
+        rec, state = await asyncio.shield(pending)
+        m = self.matches.get(match_id) or self._alive.get(match_id)
+        if m is not None:  # another opener got there first
+            self._adopt(m)
+            return m
+        m = self._load(rec, state)
+        self._kick_if_running(m)
+        return m
+
+    async def _read(self, match_id: str) -> tuple[StoredMatch, State]:
+        rec = await asyncio.to_thread(self.store.load, match_id)
+        if rec is None:
+            raise WebError(404, f"no match {match_id!r}")
+        return rec, await asyncio.to_thread(_rebuild, rec)
 
     def _adopt(self, m: Match) -> None:
         """Hold an unloaded match (still referenced somewhere) in memory again."""
@@ -236,15 +293,31 @@ class Hub:
     # -- unloading ---------------------------------------------------------
     @staticmethod
     def idle(m: Match) -> bool:
-        """True if nothing needs ``m`` in memory: no listener, no bot thinking, no action in progress."""
-        return not m.listeners and (m.bot_task is None or m.bot_task.done()) and not m.lock.locked()
+        """True if no seat is playing ``m``: no seat's page open, no bot thinking, no action in progress.
+
+        Spectators do not count (issue 30, finding 1): a match only watched can be
+        unloaded to make room, and its spectators are then closed
+        (:data:`CLOSE_UNLOADED`), so idle watchers can never hold the server's slots.
+        """
+        return (
+            not any(seat is not None for _box, seat in m.listeners.values())
+            and (m.bot_task is None or m.bot_task.done())
+            and not m.lock.locked()
+        )
 
     def unload(self, m: Match) -> None:
-        """Drop ``m`` from memory; its record (seed and actions) stays in the database."""
+        """Drop ``m`` from memory; its record (seed and actions) stays in the database.
+
+        Its spectators' sockets (if any) are closed with :data:`CLOSE_UNLOADED`.
+        """
         if self.matches.get(m.id) is m:
             del self.matches[m.id]
         self._replays.pop(m.id, None)
         m.unloaded = True
+        for key, (box, _seat) in list(m.listeners.items()):
+            box.drop(CLOSE_UNLOADED, CLOSE_UNLOADED_REASON, quiet=True)
+            m.listeners.pop(key, None)
+        self.push.forget(m)
 
     def make_room(self) -> None:
         """Unload idle matches, least recently used first, until one more fits; else a 503."""
@@ -297,7 +370,11 @@ class Hub:
         return n
 
     # -- creation ----------------------------------------------------------
-    def create(
+    def bot_matches(self, owner: str) -> int:
+        """All-bot matches of client ``owner`` still playing in memory."""
+        return sum(1 for m in self.matches.values() if m.owner == owner and m.all_bots and not m.state.is_over())
+
+    async def create(
         self,
         game_id: str,
         players: int | None,
@@ -305,8 +382,15 @@ class Hub:
         options: dict[str, Any],
         seats: list[dict[str, Any]] | None,
         seed: int | None,
+        owner: str = "unknown",
+        bot_budget: int | None = None,
     ) -> tuple[Match, list[str | None], str]:
-        """Create and store a match; returns it, each seat's token (None for bots) and the host token."""
+        """Create and store a match; returns it, each seat's token (None for bots) and the host token.
+
+        ``owner`` is the creating client; with ``bot_budget``, a client may have at most that
+        many all-bot matches playing at once (a 429 otherwise).  The database write runs in a
+        worker thread.
+        """
         try:
             cls = game_class(game_id)
             check_untrusted_options(cls, variant, options)
@@ -321,9 +405,10 @@ class Hub:
         default_agent = "heuristic" if "heuristic" in available_agents(cls) else "random"
         out: list[Seat] = []
         tokens: list[str | None] = []
+        chosen = check_names([spec.get("name") for spec in specs], names)
         for i, spec in enumerate(specs):
             kind = spec.get("kind", "human")
-            name = (spec.get("name") or "").strip()[:40] or names[i]
+            name = chosen[i]
             if kind == "human":
                 tok = new_token()
                 tokens.append(tok)
@@ -333,13 +418,19 @@ class Hub:
                 try:
                     check_web_spec(agent, game)
                     check_spec(agent, game)
-                    make_agent(agent, game, i, 0)
+                    if getattr(make_agent(agent, game, i, 0), "omniscient", False):
+                        raise UnknownAgentError(f"agent {agent!r} reads hidden information; a web bot must see only its seat's view")
                 except BoardlabError as exc:
                     raise WebError(400, f"seat {i}: {exc}") from None
                 tokens.append(None)
                 out.append(Seat(i, "bot", name, agent, None))
             else:
                 raise WebError(400, f"seat {i}: kind must be 'human' or 'bot', not {kind!r}")
+        if bot_budget is not None and all(s.kind == "bot" for s in out) and self.bot_matches(owner) >= bot_budget:
+            raise WebError(
+                429, f"at most {bot_budget} all-bot matches from one client may be playing at once; "
+                     "wait for one to end (or take a seat yourself)",
+            )
         self.make_room()
         if seed is None:
             seed = secrets.randbits(48)
@@ -355,8 +446,9 @@ class Hub:
             host_hash=hash_token(host), status="playing", results=None,
             created_at=now, updated_at=now,
         )
-        self.store.create(rec)
-        m = Match(rec, state, out)
+        await asyncio.to_thread(self.store.create, rec)
+        self.make_room()  # others may have filled the room while the row was written
+        m = Match(rec, state, out, owner=owner)
         self.matches[rec.id] = m
         self._alive[rec.id] = m
         return m, tokens, host
@@ -417,9 +509,12 @@ class Hub:
                 raise WebError(400, str(exc)) from None
             over = new.is_over()
             results = new.results().to_json() if over else None
-            await asyncio.to_thread(
-                self.store.append_action, match.id, st.decisions, seat, list(chosen), results
-            )
+            if bot:
+                await self._write_retrying(match, st.decisions, seat, list(chosen), results)
+            else:  # a person's move: a failed write is a 503 and they try again
+                await asyncio.to_thread(
+                    self.store.append_action, match.id, st.decisions, seat, list(chosen), results
+                )
             match.state = new
             match.record.actions.append(list(chosen))
             match.record.updated_at = time.time()
@@ -460,6 +555,29 @@ class Hub:
             return
         match.bot_task = asyncio.get_running_loop().create_task(self._bots(match))
 
+    async def _write_retrying(self, match: Match, idx: int, seat: int, action: list[Any], results: Any) -> None:
+        """Commit a bot's move, retrying with back-off (0.5 s doubling to 30 s) while the database fails.
+
+        A locked or full database (issue 30, finding 7) must not kill the match's bot task: each
+        failure is one log line, and the match goes on as soon as the write succeeds.
+        """
+        delay = 0.5
+        while True:
+            try:
+                await asyncio.to_thread(self.store.append_action, match.id, idx, seat, action, results)
+                if delay > 0.5:
+                    log.warning("database writes work again; match %s goes on", match.id)
+                return
+            except Exception as exc:
+                if self.closing:
+                    raise
+                self.limit_log.hit(
+                    "database", "cannot store a bot's move in match %s (%s: %s); retrying in %gs",
+                    match.id, type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "", delay,
+                )
+                await asyncio.sleep(delay)
+                delay = min(30.0, delay * 2)
+
     async def _bots(self, match: Match) -> None:
         while not self.closing:
             st = match.state
@@ -475,7 +593,7 @@ class Hub:
             # A fresh agent per decision, seeded from the match seed and the
             # decision number, so a resumed match plays on exactly as it would have.
             seed = derive_seed(match.record.seed, 1_000_003 * (seat + 1) + st.decisions)
-            action = await self.pool.think(st, seat, spec, seed)
+            action = await self.pool.think(st, seat, spec, seed, owner=match.owner)
             if action is None or action not in st.legal_actions():
                 # timed out, failed or illegal: a deterministic random move keeps the match going
                 action = fallback_action(st, seat, match.record.seed)
@@ -499,21 +617,50 @@ class Hub:
         await asyncio.to_thread(self.pool.close)
 
     # -- replays -----------------------------------------------------------
-    def replay_states(self, match: Match) -> list[State]:
-        """Every state of a finished match, rebuilt from the seed and the action log."""
-        states = self._replays.get(match.id)
-        if states is None:
-            rec = match.record
-            game = make(rec.game, players=rec.players, variant=rec.variant, options=rec.options)
-            st = game.new_state(rec.seed)
-            states = [st.clone()]
-            for a in rec.actions:
-                st.apply(a)
-                states.append(st.clone())
-            if len(self._replays) > 16:
-                self._replays.pop(next(iter(self._replays)))
-            self._replays[match.id] = states
-        return states
+    async def replay_state(self, match: Match, step: int) -> tuple[State, State | None, int]:
+        """(state after ``step`` actions, the state before it or None, number of steps) of a finished match.
+
+        Built in a worker thread from checkpoints every :data:`REPLAY_EVERY` steps, cached
+        with at most :data:`REPLAY_CACHE_STATES` states over all matches (least recently
+        used first out), so a replay never blocks the event loop and its memory is bounded
+        by size, not by a count of matches.
+        """
+        entry = self._replays.get(match.id)
+        if entry is None:
+            entry = await asyncio.to_thread(_checkpoints, match.record)
+            self._replays[match.id] = entry
+            total = sum(len(cps) for _n, cps in self._replays.values())
+            while total > REPLAY_CACHE_STATES and len(self._replays) > 1:
+                _mid, (_n, cps) = self._replays.popitem(last=False)
+                total -= len(cps)
+        else:
+            self._replays.move_to_end(match.id)
+        steps, checkpoints = entry
+        if not 0 <= step <= steps:
+            raise WebError(400, f"step must be 0..{steps}")
+        return await asyncio.to_thread(_replay_at, match.record, checkpoints, step) + (steps,)
+
+
+def _checkpoints(rec: StoredMatch) -> tuple[int, list[State]]:
+    game = make(rec.game, players=rec.players, variant=rec.variant, options=rec.options)
+    st = game.new_state(rec.seed)
+    out = [st.clone()]
+    for i, a in enumerate(rec.actions, 1):
+        st.apply(a)
+        if i % REPLAY_EVERY == 0:
+            out.append(st.clone())
+    return len(rec.actions), out
+
+
+def _replay_at(rec: StoredMatch, checkpoints: list[State], step: int) -> tuple[State, State | None]:
+    base = (step - 1) // REPLAY_EVERY if step > 0 else 0
+    st = checkpoints[base].clone()
+    prev = None
+    for i in range(base * REPLAY_EVERY, step):
+        if i == step - 1:
+            prev = st.clone()
+        st.apply(rec.actions[i])
+    return st, prev
 
 
 SendFn = Callable[[dict[str, Any]], Any]
@@ -530,3 +677,82 @@ def check_untrusted_options(cls: Any, variant: Any, options: dict[str, Any]) -> 
         cls.check_untrusted(variant, options)
     except (InvalidOptionError, UnknownVariantError) as exc:
         raise WebError(400, str(exc)) from None
+    cap = max_turns_cap(cls)
+    mt = options.get("max_turns", 0)
+    if isinstance(mt, bool) or not isinstance(mt, int) or not 0 <= mt <= cap:
+        raise WebError(
+            400, f"option 'max_turns' over the web must be an integer in 0..{cap} "
+                 f"({cls.id}'s turn cap; 0 = the cap), got {str(mt)[:40]}",
+        )
+
+
+def max_turns_cap(cls: Any) -> int:
+    """The most turns a match created over the web may last: the game's own default cap.
+
+    A match that reaches it ends as truncated (the engine marks its results), so no
+    all-bot match runs forever (issue 30, finding 5).
+    """
+    return int(cls.default_max_turns)
+
+
+# -- seat names ---------------------------------------------------------------------
+#: Combining marks allowed after one base character (more are dropped: no "Zalgo" towers).
+MAX_COMBINING = 2
+#: Longest seat name, in characters after cleaning.
+MAX_NAME = 40
+
+
+def clean_name(raw: Any) -> str:
+    """A seat name as typed, made safe to show: NFC, no control or format characters.
+
+    Control characters (``Cc``), format characters (``Cf``: the bidi overrides and
+    isolates, zero-width joiners) and unassigned/private/surrogate code points are
+    removed, white space is collapsed, and at most :data:`MAX_COMBINING` combining
+    marks follow a character.  The result is cut to :data:`MAX_NAME` characters.
+    """
+    if not isinstance(raw, str):
+        return ""
+    out: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFC", raw):
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            continue
+        if cat in ("Mn", "Me"):
+            if not out or marks >= MAX_COMBINING:
+                continue
+            marks += 1
+        else:
+            marks = 0
+        out.append(" " if cat == "Zs" or ch.isspace() else ch)
+    return " ".join("".join(out).split())[:MAX_NAME].strip()
+
+
+def _words(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKD", text).casefold()
+    return re.findall(r"[^\W_]+", "".join(c for c in folded if not unicodedata.combining(c)))
+
+
+def check_names(raw: list[Any], labels: list[str]) -> list[str]:
+    """Each seat's display name: the typed name (cleaned) or the seat's label; refuse impersonation.
+
+    A name may not read as another seat's label (``"Player 2"`` for seat 0 of a game
+    whose seat 1 is "Player 2 (top right)", ``"Wizard"`` for a hero) or as the generic
+    ``Player N``/``Seat N`` of another seat, and two seats may not share a name: the
+    page's prompts ("Player 2 (top right) to act") must never be ambiguous.
+    """
+    names = [clean_name(r) or labels[i] for i, r in enumerate(raw)]
+    for i, name in enumerate(names):
+        if raw[i] is None or not clean_name(raw[i]):
+            continue  # the seat's own label
+        w = _words(name)
+        others = [labels[j] for j in range(len(labels)) if j != i]
+        others += [f"{word} {k}" for k in range(1, 17) if k != i + 1 for word in ("player", "seat")]
+        for label in others:
+            lw = _words(label)
+            if w and (w == lw[: len(w)] and (len(w) >= 2 or w == lw) or lw == w[: len(lw)]):
+                raise WebError(400, f"seat {i}: the name {name!r} reads as another seat's label ({label!r}); choose another")
+        for j in range(i):
+            if _words(names[j]) == w:
+                raise WebError(400, f"seat {i}: the name {name!r} is already seat {j}'s")
+    return names

@@ -36,6 +36,8 @@ DEFAULT_QUEUE = 64
 #: WebSocket close code for a page dropped because it did not read its messages.
 CLOSE_SLOW = 4008
 CLOSE_SLOW_REASON = "too slow: the send queue is full; reconnect for a fresh snapshot"
+#: Seconds a dropped socket gets to take its close frame before the connection is aborted.
+CLOSE_GRACE = 2.0
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"))  # made once: json.dumps with options builds one per call
@@ -49,7 +51,7 @@ def encode(msg: Any) -> str:
 class Outbox:
     """One WebSocket's bounded send queue and the task that drains it."""
 
-    __slots__ = ("ws", "queue", "task", "closed", "seat", "sent_id", "dropped", "_closer")
+    __slots__ = ("ws", "queue", "task", "closed", "seat", "sent_id", "dropped", "_closer", "_finishing")
 
     def __init__(self, ws: Any, size: int = DEFAULT_QUEUE) -> None:
         self.ws = ws
@@ -59,6 +61,7 @@ class Outbox:
         self.sent_id: int | None = None  # state id of the last snapshot/update queued for this page
         self.dropped = False
         self._closer: asyncio.Task | None = None
+        self._finishing = False
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def push(self, msg: dict[str, Any] | str) -> bool:
@@ -72,17 +75,31 @@ class Outbox:
             self.drop()
             return False
 
+    def finish(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` once what is queued has been sent (no more messages after)."""
+        if self.closed.is_set() or self._finishing:
+            return
+        try:
+            self.queue.put_nowait((code, reason))  # type: ignore[arg-type]
+            self._finishing = True
+        except asyncio.QueueFull:
+            self.drop(code, reason, quiet=True)
+
     async def _run(self) -> None:
         try:
             while True:
                 text = await self.queue.get()
+                if isinstance(text, tuple):  # finish(): the close comes after the queued messages
+                    self.closed.set()
+                    self._closer = asyncio.get_running_loop().create_task(self._close(*text))
+                    return
                 await self.ws.send_text(text)
         except asyncio.CancelledError:
             raise
         except Exception:  # the socket went away: stop sending, the handler notices the disconnect
             self.closed.set()
 
-    def drop(self, code: int = CLOSE_SLOW, reason: str = CLOSE_SLOW_REASON) -> None:
+    def drop(self, code: int = CLOSE_SLOW, reason: str = CLOSE_SLOW_REASON, quiet: bool = False) -> None:
         """Stop sending, discard what is queued and close the socket with ``code`` (in the background)."""
         if self.closed.is_set():
             return
@@ -91,19 +108,35 @@ class Outbox:
         self.task.cancel()
         while not self.queue.empty():
             self.queue.get_nowait()
-        log.info("dropping a WebSocket that does not read (seat %s)", self.seat)
+        if not quiet:
+            log.info("dropping a WebSocket that does not read (seat %s)", self.seat)
         self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
-        # The close frame goes out once the page's buffers have room (it may never read again:
-        # then this waits until the connection is lost, holding nothing but the socket).
+        # The close frame goes out once the page's buffers have room.  A page that never reads
+        # again would hold its buffers until the connection died: after CLOSE_GRACE seconds the
+        # connection is aborted instead, which frees the kernel's and the transport's buffers at once.
         try:
-            await self.ws.close(code=code, reason=reason)
+            await asyncio.wait_for(self.ws.close(code=code, reason=reason), CLOSE_GRACE)
         except Exception:
             pass
+        transport = transport_of(self.ws)
+        if transport is None or transport.is_closing() and transport.get_write_buffer_size() == 0:
+            return
+        try:
+            await asyncio.sleep(CLOSE_GRACE)
+        finally:
+            if not transport.is_closing() or transport.get_write_buffer_size():
+                transport.abort()
+
 
     async def aclose(self) -> None:
         """Stop the sender task and wait for a dropped socket's close (the handler is ending)."""
+        if self._finishing and not self.task.done():
+            try:  # let the last messages and the close frame go out first
+                await asyncio.wait_for(asyncio.shield(self.task), CLOSE_GRACE)
+            except (asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                pass
         self.closed.set()
         self.task.cancel()
         for t in (self.task, self._closer):
@@ -112,6 +145,12 @@ class Outbox:
                     await t
                 except (asyncio.CancelledError, Exception):
                     pass
+
+
+def transport_of(ws: Any) -> Any:
+    """The asyncio transport under a Starlette WebSocket, when served by :mod:`boardlab.web.net`'s protocols."""
+    scope = getattr(ws, "scope", None) or {}
+    return (scope.get("extensions") or {}).get("boardlab.transport")
 
 
 # -- incremental updates ------------------------------------------------------

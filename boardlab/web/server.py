@@ -1,7 +1,8 @@
-"""Run the web app with uvicorn: ``run(host, port, data_dir)``."""
+"""Run the web app with uvicorn: ``run(host, port, data_dir)``; :func:`uvicorn_config` holds its options."""
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from pathlib import Path
@@ -10,7 +11,51 @@ from typing import Any
 from boardlab.engine.errors import BoardlabError
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, limits: Any = None) -> None:
+def uvicorn_config(app: Any, host: str, port: int, forwarded_allow_ips: str | None = None, fd_limit: int | None = None) -> Any:
+    """The ``uvicorn.Config`` boardlab serves ``app`` with (issue 30): every connection limit in place.
+
+    * ``X-Forwarded-For``/``X-Forwarded-Proto`` are ignored unless ``forwarded_allow_ips``
+      names the proxies to believe (uvicorn would otherwise trust them from 127.0.0.1,
+      which lets any local process, or a proxy that passes the header on, choose its address);
+    * the protocols of :mod:`boardlab.web.net` count connections per client and overall,
+      time out slow request heads, and abort sockets that stop taking data;
+    * ``limit_concurrency`` (uvicorn's 503) and the global ceiling fit the descriptor limit.
+    """
+    import uvicorn
+
+    from .app import MAX_BODY
+    from .net import Guard, connection_ceiling, protocols
+
+    limits = app.state.limits
+    ceiling = connection_ceiling(limits, fd_limit if fd_limit is not None else _fd_soft_limit())
+    guard = Guard(limits, ceiling, app.state.hub.limit_log)
+    app.state.guard = guard
+    http, ws = protocols(guard)
+    return uvicorn.Config(
+        app, host=host, port=port, log_level="warning", access_log=False,
+        http=http, ws=ws, ws_max_size=MAX_BODY, ws_max_queue=16, ws_per_message_deflate=False,
+        ws_ping_interval=20.0, ws_ping_timeout=20.0,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips if forwarded_allow_ips is not None else "",
+        limit_concurrency=ceiling, timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
+        timeout_graceful_shutdown=5, server_header=False,
+    )
+
+
+def _fd_soft_limit() -> int:
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        return soft if soft != resource.RLIM_INFINITY else 1 << 20
+    except ImportError:  # pragma: no cover
+        return 1 << 16
+
+
+def run(
+    host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, limits: Any = None,
+    forwarded_allow_ips: str | None = None,
+) -> None:
     """Serve boardlab on ``host:port`` until stopped, storing games in ``data_dir``.
 
     The database is ``<data_dir>/boardlab.sqlite3`` (``data_dir`` defaults to
@@ -19,16 +64,24 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
     seconds a bot waits before moving (default 0.8).  Unfinished games resume,
     bots included, when the server starts.  ``limits`` (a
     :class:`~boardlab.web.limits.Limits`; default from the environment) bounds
-    bots, match creation and matches in memory.  SIGTERM or Ctrl+C stop the
-    server: open connections get 5 seconds, bot workers are stopped.
+    bots, match creation, matches in memory and connections.
+    ``forwarded_allow_ips`` (comma-separated addresses or ``*``) names the
+    reverse proxies whose ``X-Forwarded-For`` is believed; by default none is.
+    SIGTERM or Ctrl+C stop the server: open connections get 5 seconds, bot
+    workers are stopped.  The soft descriptor limit is raised to the hard limit
+    where the OS allows.
     """
     import uvicorn
 
-    from .app import MAX_BODY, create_app
+    from .app import create_app
+    from .net import raise_fd_limit
 
     _check_port(host, port)
+    fds = raise_fd_limit()
     data = Path(data_dir) if data_dir else Path(os.environ.get("BOARDLAB_DATA_DIR", "data"))
     app = create_app(data_dir=data, limits=limits)
+    config = uvicorn_config(app, host, port, forwarded_allow_ips, fd_limit=fds)
+    logging.getLogger("boardlab.web").setLevel(logging.WARNING)
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("localhost" if host == "::" else host)
     if ":" in shown:
         shown = f"[{shown}]"
@@ -36,8 +89,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None, 
     where = url.removeprefix("sqlite:///") if url.startswith("sqlite") else "the database named by BOARDLAB_DATABASE_URL"
     print(f"boardlab is running at http://{shown}:{port}/", flush=True)
     print(f"  games are stored in {where}; press Ctrl+C to stop", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY, access_log=False,
-                timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run()
 
 
 def _check_port(host: str, port: int) -> None:

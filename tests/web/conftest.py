@@ -19,6 +19,8 @@ register_test_games()
 # limit is tested on its own with explicit limits (test_limits.py).
 os.environ.setdefault("BOARDLAB_CREATE_RATE", "1000000")
 os.environ.setdefault("BOARDLAB_CREATE_BURST", "1000000")
+# ... and many all-bot matches (the per-client budget is tested in test_hostile.py).
+os.environ.setdefault("BOARDLAB_BOT_MATCHES_PER_CLIENT", "1000000")
 
 
 @pytest.fixture

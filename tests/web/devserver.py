@@ -10,7 +10,8 @@ import argparse
 import uvicorn
 
 from boardlab.engine import registry
-from boardlab.web.app import MAX_BODY, create_app
+from boardlab.web.app import create_app
+from boardlab.web.server import uvicorn_config
 from tests.toy import ToyGame
 from tests.web.gridgame import GridGame
 
@@ -30,7 +31,7 @@ def main() -> None:
     register_test_games()
     app = create_app(data_dir=args.data_dir, bot_delay=args.bot_delay)
     print(f"serving on http://{args.host}:{args.port}/", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=MAX_BODY)
+    uvicorn.Server(uvicorn_config(app, args.host, args.port)).run()
 
 
 if __name__ == "__main__":

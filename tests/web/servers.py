@@ -105,15 +105,17 @@ class SubprocessServer:
 class ThreadServer:
     """The app served by uvicorn in a background thread of this process."""
 
-    def __init__(self, data_dir: Path, bot_delay: float = 0.0, **app_kw: Any) -> None:
+    def __init__(self, data_dir: Path, bot_delay: float = 0.0, forwarded_allow_ips: str | None = None, **app_kw: Any) -> None:
         import uvicorn
 
-        from boardlab.web.app import MAX_BODY, create_app
+        from boardlab.web.app import create_app
+        from boardlab.web.server import uvicorn_config
 
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.app = create_app(data_dir=data_dir, bot_delay=bot_delay, **app_kw)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=MAX_BODY)
+        # the options `boardlab serve` uses: connection limits, timeouts, no forwarded headers
+        config = uvicorn_config(self.app, "127.0.0.1", self.port, forwarded_allow_ips)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

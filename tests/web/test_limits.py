@@ -173,7 +173,9 @@ def test_a_bot_game_left_alone_is_never_unloaded_mid_game(data_dir):
         (["--max-matches", "many"], {}, "--max-matches"),
         (["--bot-workers", "0"], {}, "--bot-workers"),
         ([], {"BOARDLAB_IDLE_SECONDS": "soon"}, "BOARDLAB_IDLE_SECONDS"),
-        ([], {"BOARDLAB_MAX_MATCHES": "0"}, "max_matches"),
+        ([], {"BOARDLAB_MAX_MATCHES": "0"}, "BOARDLAB_MAX_MATCHES"),
+        ([], {"BOARDLAB_WS_RATE": "inf"}, "BOARDLAB_WS_RATE"),
+        ([], {"BOARDLAB_BOT_WORKERS": "100000"}, "BOARDLAB_BOT_WORKERS"),
     ],
 )
 def test_bad_limits_exit_2_with_one_line(monkeypatch, args, env, needle):
@@ -194,6 +196,7 @@ def test_serve_passes_its_limits(monkeypatch):
     fake.run = lambda **kw: calls.append(kw)
     monkeypatch.setitem(sys.modules, "boardlab.web.server", fake)
     monkeypatch.setenv("BOARDLAB_CREATE_BURST", "7")
+    monkeypatch.delenv("BOARDLAB_BOT_MATCHES_PER_CLIENT", raising=False)
     r = CliRunner().invoke(build_cli(), ["serve", "--create-rate", "5", "--max-matches", "50", "--idle-seconds", "60",
                                          "--bot-workers", "3", "--bot-move-limit", "4.5"])
     assert r.exit_code == 0, r.output

@@ -107,7 +107,7 @@ def test_bots_in_worker_processes_make_the_same_moves(data_dir, game_id, spec, c
 
 
 def test_server_answers_while_eight_of_the_strongest_bots_think(data_dir):
-    limits = Limits(bot_workers=2, bot_move_limit=60)
+    limits = Limits(bot_workers=2, bot_move_limit=60, bot_matches_per_client=100)
     with TestClient(create_app(data_dir=data_dir, bot_delay=0, limits=limits)) as c:
         pool = c.app.state.hub.pool
         for i in range(8):

@@ -25,6 +25,9 @@ pytestmark = pytest.mark.timeout(180)  # every wait below is bounded
 @pytest.fixture
 def server(tmp_path, monkeypatch):
     monkeypatch.setenv("BOARDLAB_SEND_QUEUE", "8")
+    # this test is about the send queue: the per-socket message rate (test_hostile.py) is lifted
+    monkeypatch.setenv("BOARDLAB_WS_RATE", "1000000")
+    monkeypatch.setenv("BOARDLAB_WS_BURST", "1000000")
     srv = ThreadServer(tmp_path / "data", bot_delay=0).start()
     yield srv
     srv.stop()

@@ -9,7 +9,7 @@
       const v = attrs[k];
       if (v === undefined || v === null || v === false) continue;
       if (k === "class") el.className = v; else if (k === "text") el.textContent = v;
-      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v); else el.setAttribute(k, v === true ? "" : v);
+      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v); else if (k === "style") el.style.cssText = v; else el.setAttribute(k, v === true ? "" : v);
     }
     for (const kid of kids.flat()) if (kid != null && kid !== false) el.appendChild(typeof kid === "string" ? document.createTextNode(kid) : kid);
     return el;

@@ -27,6 +27,7 @@
       if (k === "class") el.className = v;
       else if (k === "text") el.textContent = v;
       else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      else if (k === "style") el.style.cssText = v;  // CSSOM: allowed by the page's CSP (no inline style attributes)
       else el.setAttribute(k, v === true ? "" : v);
     }
     for (const kid of kids.flat()) if (kid !== null && kid !== undefined && kid !== false)

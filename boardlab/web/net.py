@@ -1,0 +1,267 @@
+"""Connection limits below the app (issue 30): what a TCP connection may hold before any request.
+
+uvicorn's HTTP and WebSocket protocols are subclassed (:func:`protocols`) so
+that every connection, before and after a WebSocket upgrade, is counted and
+bounded by a :class:`Guard`:
+
+* a **global ceiling** on open connections (``--max-connections``, lowered at
+  start-up to fit the descriptor limit, which :func:`raise_fd_limit` raises
+  to its hard limit where the OS allows): a connection over it is closed at
+  once, so the server never runs out of descriptors (no EMFILE, no flood of
+  accept() tracebacks);
+* a **per-client cap** on connections that have not become WebSockets
+  (``BOARDLAB_HTTP_PER_CLIENT``; WebSockets are counted by the app,
+  ``BOARDLAB_WS_PER_CLIENT``);
+* a **header-read timeout** (``BOARDLAB_HEADER_TIMEOUT``): a connection must
+  send a complete request head within it, on its first request and on every
+  later one (uvicorn's keep-alive timeout, ``BOARDLAB_KEEP_ALIVE``, closes a
+  connection idle between requests);
+* **small kernel send buffers** (:data:`SEND_BUFFER` bytes per socket) and a
+  **stall timeout** (``BOARDLAB_STALL_SECONDS``): a connection whose peer has
+  taken no data for that long while the server has data waiting for it is
+  aborted, which frees the kernel's and the transport's buffers at once.
+
+Every limit that bites logs one line, rate-limited (:class:`~boardlab.web.limits.LimitLog`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from collections import Counter
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .limits import LimitLog, Limits, client_key
+
+log = logging.getLogger("boardlab.web")
+
+#: SO_SNDBUF asked for on every accepted socket (Linux doubles it); the kernel's
+#: autotuning would otherwise let one socket that never reads hold about 4 MB.
+SEND_BUFFER = 64 * 1024
+#: Descriptors kept free for the database, log files, bot worker pipes and the listening socket.
+FD_RESERVE = 128
+
+
+def raise_fd_limit() -> int:
+    """Raise the soft descriptor limit to the hard limit where allowed; return the soft limit now in force."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return 1 << 16
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    want = min(want, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError):  # pragma: no cover - not permitted
+            pass
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def connection_ceiling(limits: Limits, fd_limit: int) -> int:
+    """The global connection ceiling: ``limits.max_connections``, but always :data:`FD_RESERVE` below ``fd_limit``."""
+    return max(8, min(limits.max_connections, fd_limit - FD_RESERVE))
+
+
+class Guard:
+    """Counts of open connections, overall and per client, with the limits they are held to."""
+
+    def __init__(self, limits: Limits, ceiling: int | None = None, limit_log: LimitLog | None = None) -> None:
+        self.limits = limits
+        self.ceiling = ceiling if ceiling is not None else limits.max_connections
+        self.total = 0
+        self.http: Counter[str] = Counter()  # connections not (yet) upgraded, by client
+        self.limit_log = limit_log or LimitLog()
+        self.refused = 0
+        self.timed_out = 0
+        self.stalled = 0
+
+    def admit(self, key: str) -> str | None:
+        """Count a new connection of ``key``; the reason it is refused (then nothing is counted)."""
+        if self.total >= self.ceiling:
+            return f"{self.total} connections open, the ceiling is {self.ceiling}"
+        if self.http[key] >= self.limits.http_per_client:
+            return f"{key} has {self.http[key]} HTTP connections open, the cap is {self.limits.http_per_client}"
+        self.total += 1
+        self.http[key] += 1
+        return None
+
+    def upgraded(self, key: str) -> None:
+        """A counted connection became a WebSocket (the app counts WebSockets per client)."""
+        self._dec(key)
+
+    def closed(self, key: str, http: bool) -> None:
+        self.total -= 1
+        if http:
+            self._dec(key)
+
+    def _dec(self, key: str) -> None:
+        self.http[key] -= 1
+        if self.http[key] <= 0:
+            del self.http[key]
+
+
+def _small_buffers(transport: Any) -> None:
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        except OSError:  # pragma: no cover
+            pass
+
+
+class _Stall:
+    """Aborts a transport whose peer takes no data for ``seconds`` while writing is paused."""
+
+    __slots__ = ("transport", "guard", "seconds", "handle", "left", "what")
+
+    def __init__(self, transport: Any, guard: Guard, what: str) -> None:
+        self.transport = transport
+        self.guard = guard
+        self.seconds = guard.limits.stall_seconds
+        self.handle: asyncio.TimerHandle | None = None
+        self.left = -1
+        self.what = what
+
+    def paused(self) -> None:
+        if self.handle is None:
+            self.left = self.transport.get_write_buffer_size()
+            self.handle = asyncio.get_running_loop().call_later(self.seconds, self._check)
+
+    def resumed(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+
+    def _check(self) -> None:
+        self.handle = None
+        if self.transport.is_closing() and self.transport.get_write_buffer_size() == 0:
+            return
+        now = self.transport.get_write_buffer_size()
+        if now < self.left:  # it is reading, slowly: give it another period
+            self.left = now
+            self.handle = asyncio.get_running_loop().call_later(self.seconds, self._check)
+            return
+        self.guard.stalled += 1
+        peer = self.transport.get_extra_info("peername")
+        self.guard.limit_log.hit(
+            "stall", "closing a %s connection from %s that took no data for %gs (%d bytes waiting)",
+            self.what, peer[0] if peer else "?", self.seconds, now,
+        )
+        self.transport.abort()
+
+
+def protocols(guard: Guard) -> tuple[type, type]:
+    """(HTTP protocol class, WebSocket protocol class) for ``uvicorn.Config(http=..., ws=...)`` bound to ``guard``."""
+
+    class GuardedWebSockets(WebSocketsSansIOProtocol):
+        def connection_made(self, transport: Any) -> None:  # called by the HTTP protocol on upgrade
+            super().connection_made(transport)
+            self._key = client_key(self.client[0] if self.client else None)
+            self._stall = _Stall(transport, guard, "WebSocket")
+            guard.upgraded(self._key)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            guard.closed(self._key, http=False)
+            self._stall.resumed()
+            super().connection_lost(exc)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            self._stall.paused()
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self._stall.resumed()
+
+        def send_receive_event_to_app(self) -> None:
+            if self.curr_msg_data_type == "text" and not self.close_sent:
+                data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+                try:
+                    data.decode()
+                except UnicodeDecodeError:  # uvicorn would log a traceback: one line instead
+                    self.frames = []
+                    guard.limit_log.hit("ws-malformed", "closing a WebSocket from %s: a text frame is not UTF-8", self._key)
+                    self.conn.send_close(1007, "text frames must be UTF-8")
+                    self.handle_parser_exception()
+                    return
+            super().send_receive_event_to_app()
+
+        async def run_asgi(self) -> None:
+            # the app may abort a socket that will never take its close frame (push.Outbox.drop)
+            self.scope.setdefault("extensions", {})["boardlab.transport"] = self.transport  # type: ignore[index]
+            await super().run_asgi()
+
+    class GuardedH11(H11Protocol):
+        _counted = False
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._key = client_key(self.client[0] if self.client else None)
+            self._stall = _Stall(transport, guard, "HTTP")
+            why = guard.admit(self._key)
+            if why is not None:
+                guard.refused += 1
+                guard.limit_log.hit("connections", "refusing a connection: %s", why)
+                transport.abort()
+                return
+            self._counted = True
+            _small_buffers(transport)
+            self._arm_header_timer()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm_header_timer()
+            self._stall.resumed()
+            if self._counted:
+                self._counted = False
+                guard.closed(self._key, http=True)
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.get_protocol() is not self:  # upgraded to a WebSocket
+                self._counted = False
+                self._disarm_header_timer()
+            elif self.conn.their_state is h11.IDLE:
+                self._arm_header_timer()  # a request head is still on its way
+            else:
+                self._disarm_header_timer()
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            self._stall.paused()
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self._stall.resumed()
+
+        def _arm_header_timer(self) -> None:
+            if self._header_timer is None:
+                self._header_timer = self.loop.call_later(guard.limits.header_timeout, self._header_timeout)
+
+        def _disarm_header_timer(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _header_timeout(self) -> None:
+            self._header_timer = None
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                return
+            if self.conn.their_state is h11.IDLE:  # no complete request head yet
+                guard.timed_out += 1
+                guard.limit_log.hit(
+                    "header-timeout", "closing a connection from %s that sent no complete request in %gs",
+                    self._key, guard.limits.header_timeout,
+                )
+                self.transport.abort()
+
+    return GuardedH11, GuardedWebSockets
