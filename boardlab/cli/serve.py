@@ -25,10 +25,17 @@ from boardlab.engine.errors import BoardlabError
 @click.option("--max-matches", type=click.IntRange(1, 1_000_000), default=None,
               help="Matches held in memory; idle ones are unloaded first [env BOARDLAB_MAX_MATCHES; default 200].")
 @click.option("--idle-seconds", type=click.FloatRange(0, 1e9, min_open=True), default=None,
-              help="A match nobody watches or plays is unloaded from memory after this long [env BOARDLAB_IDLE_SECONDS; default 300].")
+              help="A match no seat plays (spectators do not count) is unloaded from memory after this long [env BOARDLAB_IDLE_SECONDS; default 300].")
+@click.option("--max-connections", type=click.IntRange(8, 1_000_000), default=None,
+              help="Open connections in all; lowered to fit the descriptor limit [env BOARDLAB_MAX_CONNECTIONS; default 4096].")
+@click.option("--forwarded-allow-ips", default=None, metavar="IPS",
+              help="Comma-separated addresses of reverse proxies whose X-Forwarded-For is believed ('*': any). "
+                   "Default: none. Only name a proxy that overwrites the header: any client that can reach "
+                   "the port from a listed address chooses its own address, and so escapes every per-client limit.")
 def command(
     host: str, port: int, data_dir: str | None, bot_workers: int | None, bot_move_limit: float | None,
     create_rate: float | None, create_burst: int | None, max_matches: int | None, idle_seconds: float | None,
+    max_connections: int | None = None, forwarded_allow_ips: str | None = None,
 ) -> int:
     """Start the web app and print its address."""
     if data_dir is not None and Path(data_dir).exists() and not Path(data_dir).is_dir():
@@ -44,6 +51,12 @@ def command(
     limits = Limits.from_env(
         bot_workers=bot_workers, bot_move_limit=bot_move_limit, create_rate=create_rate,
         create_burst=create_burst, max_matches=max_matches, idle_seconds=idle_seconds,
+        max_connections=max_connections,
     )
-    server.run(host=host, port=port, data_dir=data_dir, limits=limits)
+    run_kw: dict = {"host": host, "port": port, "data_dir": data_dir, "limits": limits}
+    if forwarded_allow_ips is not None:
+        if not forwarded_allow_ips.strip():
+            raise BoardlabError("--forwarded-allow-ips needs at least one address (or '*')")
+        run_kw["forwarded_allow_ips"] = forwarded_allow_ips
+    server.run(**run_kw)
     return 0
