@@ -142,7 +142,7 @@ class Squares:
         squares can be chosen instead."""
         line = f"{typed} is not a legal target now"
         if not self.any_named():
-            return line + ": this choice is not made on the board; type a number"
+            return line + ": this choice is not made on the board (type a number)"
         square = tokens[-1]
         if square in self.where:
             bid, x, y = self.where[square]
@@ -546,7 +546,7 @@ def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: in
         head.append(str(scene["status"]), style="bold cyan")
     header = [_crop(head, width)] if head.cell_len else []
     prompt = _wrap(str(scene.get("prompt") or ""), width, "bold yellow") if scene.get("prompt") else []
-    msg = [_crop(Text(message, style="bold red"), width)] if message else []
+    msg = _wrap(message, width, "bold red") if message else []
     fixed = len(header) + len(prompt) + len(msg)
 
     boards = list(scene.get("boards") or ())

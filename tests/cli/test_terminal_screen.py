@@ -308,7 +308,7 @@ def test_why_not_says_when_a_choice_is_not_made_on_the_board_or_a_square_cannot_
         if not sq.any_named():
             break
         state.apply(rng.choice(legal))
-    assert sq.why_not("a1", ["a1"], scene) == "a1 is not a legal target now: this choice is not made on the board; type a number"
+    assert sq.why_not("a1", ["a1"], scene) == "a1 is not a legal target now: this choice is not made on the board (type a number)"
     scene, labels = scene_of("blackfire")
     sq = Squares.of(scene, labels)
     assert sq.why_not("d1", ["d1"], scene) == "d1 is not a legal target now: nothing can enter it"  # a ### square
