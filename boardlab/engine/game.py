@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
+from .content_edits import OPTION_KEY as CONTENT_EDITS, ContentEdits
 from .errors import InvalidOptionError, SaveFileError, UnknownVariantError
 from .files import load_json_file
 
@@ -170,6 +171,10 @@ class Game:
     state_class: ClassVar[type["State"]]
     #: Path of the rules document relative to the repository (for links).
     rules_doc: ClassVar[str] = ""
+    #: Kinds of designed content a content edit may name (kind -> what it is), e.g.
+    #: ``{"item": "a treasure card"}``; the game applies ``self.content_edits`` in
+    #: :meth:`load_content` (see :mod:`boardlab.engine.content_edits`).
+    content_kinds: ClassVar[dict[str, str]] = {}
 
     def __init__(
         self,
@@ -190,10 +195,24 @@ class Game:
         declared = cls.all_options()
         file_overrides: dict[str, Any] = {}
         self.variant_label: str | None = None
+        options = dict(options or {})
+        # content edits: the variant file's section, then the variant string's tokens, then the option
+        edits = ContentEdits((), cls.id, cls.content_kinds)
+        given = variant
+        variant, tokens = cls.split_variant(variant)
         if isinstance(variant, str) and variant.endswith(".json"):
-            base, file_overrides, self.variant_label = cls.load_variant_file(variant)
-            options = {**file_overrides, **(options or {})}
+            base, file_overrides, self.variant_label, file_edits = cls.load_variant_file(variant, with_content=True)
+            options = {**file_overrides, **options}
+            edits = edits.merged(file_edits)
             variant = base
+        if tokens:
+            edits = edits.merged(ContentEdits.from_tokens(tokens, cls.id, cls.content_kinds, f"variant {given!r}"))
+            self.variant_label = "+".join([self.variant_label or cls.get_variant(variant).name, *tokens])
+        if CONTENT_EDITS in options:
+            edits = edits.merged(ContentEdits.parse(options.pop(CONTENT_EDITS), cls.id, cls.content_kinds,
+                                                    f"option {CONTENT_EDITS!r}"))
+        #: The content edits this configuration applies (:mod:`boardlab.engine.content_edits`).
+        self.content_edits: ContentEdits = edits
         variant_obj = cls.get_variant(variant)
         self.variant: str = variant_obj.name
         values: dict[str, Any] = {o.name: o.default for o in declared.values()}
@@ -212,6 +231,10 @@ class Game:
         #: When false, states skip building event-log entries (fast simulation).
         self.record_events: bool = True
         self.load_content()
+        if edits:
+            edits.check_applied()
+            # recorded with the exact names, so a save or a worker rebuilds this game without the file
+            self.overrides[CONTENT_EDITS] = edits.to_json()
 
     # -- metadata helpers -------------------------------------------------
     @classmethod
@@ -235,13 +258,32 @@ class Game:
         raise UnknownVariantError(f"{cls.id} has no variant {name!r} (variants: {known})")
 
     @classmethod
-    def load_variant_file(cls, path: str | Path) -> tuple[str, dict[str, Any], str]:
-        """Read a variant file: ``{"name", "description", "game", "base", "overrides"}``.
+    def split_variant(cls, variant: Any) -> tuple[Any, list[str]]:
+        """``"final+without:item:gloves"`` -> ``("final", ["without:item:gloves"])``.
+
+        A variant string is a variant name or variant file, then content edits
+        in the short form, ``+``-separated (:mod:`boardlab.engine.content_edits`);
+        with no name before the first edit the default variant is meant.
+        """
+        if not isinstance(variant, str) or ("+" not in variant and ":" not in variant) or variant.endswith(".json"):
+            return variant, []
+        parts = variant.split("+")
+        if ":" in parts[0]:
+            return None, parts
+        if not parts[0].strip():
+            raise UnknownVariantError(f"variant {variant!r} has no variant name before '+' (leave out the '+' for the default)")
+        return parts[0], parts[1:]
+
+    @classmethod
+    def load_variant_file(cls, path: str | Path, with_content: bool = False) -> tuple[Any, ...]:
+        """Read a variant file: ``{"name", "description", "game", "base", "overrides", "content"}``.
 
         Returns the base variant name, the option overrides (checked) and the
-        file's variant name.  Such files are written by ``boardlab tune`` and
-        may be written by hand; a game built from one records the overrides as
-        options, so its saved games replay without the file.
+        file's variant name, and with ``with_content`` its content edits (the
+        ``content`` section, :mod:`boardlab.engine.content_edits`).  Such files
+        are written by ``boardlab tune`` and may be written by hand; a game
+        built from one records the overrides and the edits as options, so its
+        saved games replay without the file.
         """
         from .errors import ContentError
 
@@ -258,7 +300,11 @@ class Game:
             if key not in declared:
                 raise ContentError(f"variant file {path}: {cls.id} has no option {key!r}")
             overrides[key] = declared[key].coerce(value)
-        return base, overrides, str(doc.get("name") or Path(path).stem)
+        edits = ContentEdits.parse(doc.get("content"), cls.id, cls.content_kinds, f"variant file {path}: 'content'")
+        if edits and not with_content:
+            raise ContentError(f"variant file {path} has content edits; build the game from it to apply them")
+        name = str(doc.get("name") or Path(path).stem)
+        return (base, overrides, name, edits) if with_content else (base, overrides, name)
 
     @classmethod
     def spec(cls) -> dict[str, Any]:

@@ -67,10 +67,27 @@ class Content:
         return [i.id for i in self.items for _ in range(i.count)]
 
 
-def load_content(path: str | Path = DEFAULT_CONTENT) -> Content:
-    """Read and validate a content file (``Game.content_path("content")`` picks it)."""
+#: The kinds of content a content edit may name (``Game.content_kinds``; :mod:`boardlab.engine.content_edits`).
+CONTENT_KINDS = {
+    "item": "a treasure card (loot), named by its id, e.g. item:gloves",
+    "token": "a dungeon token, named by its id, e.g. token:monster",
+}
+
+
+def load_content(path: str | Path = DEFAULT_CONTENT, edits: Any = None) -> Content:
+    """Read and validate a content file (``Game.content_path("content")`` picks it).
+
+    ``edits`` (a :class:`~boardlab.engine.content_edits.ContentEdits`) change the
+    file's ``items`` and ``tokens`` before validation: a removed entry's count
+    becomes 0, added copies raise it, a new entry takes the file's fields.
+    """
     p = Path(path)
     doc = load_json_file(p, "Dungeon's Jewel content file")
+    if edits and isinstance(doc, dict):
+        doc = dict(doc)
+        for kind, section in (("token", "tokens"), ("item", "items")):
+            if isinstance(doc.get(section), list):
+                doc[section] = edits.apply_entries(kind, doc[section], key="id", count="count")
     return parse_content(doc, str(p))
 
 

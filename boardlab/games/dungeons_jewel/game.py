@@ -17,7 +17,7 @@ from boardlab.engine import ContentError, Game, InvalidOptionError, Option, Vari
 from boardlab.engine.checks import seat_or_none
 
 from .board import Board
-from .content import load_content
+from .content import CONTENT_KINDS, load_content
 from .features import DungeonFeatures
 from .rules import DungeonRules
 from .scene import build_scene
@@ -80,6 +80,7 @@ class DungeonsJewel(Game):
         Variant("revised", "The revision log: the dragon on 9 or more, and a fight's winner takes one item from the loser.",
                 {"dragon_target": 9, "fight_steal": True}),
     )
+    content_kinds = CONTENT_KINDS
     agents = {"heuristic": "boardlab.games.dungeons_jewel.agents:HeuristicAgent"}
     #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
     evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
@@ -100,7 +101,7 @@ class DungeonsJewel(Game):
         if o["hazard_target"] > o["die"]:
             raise InvalidOptionError(f"hazard_target {o['hazard_target']} cannot be rolled on a d{o['die']}")
         self.board = Board(size, self.players)
-        self.content = content = load_content(self.content_path("content"))
+        self.content = content = load_content(self.content_path("content"), self.content_edits)
         self.opt_die = o["die"]
         self.opt_hazard = o["hazard_target"]
         self.opt_monster = o["monster_target"]
