@@ -4,8 +4,13 @@
 
 * *positional* (PettingZoo): index ``i`` is the ``i``-th legal action in the
   engine's order, and the ``action_mask`` marks the first ``len(legal)``
-  indexes.  The space size is the game's ``max_legal_actions`` (default
-  :data:`DEFAULT_ACTION_SPACE`).
+  indexes.  The space size is the game's bound (:func:`action_space_size`).
+
+**Action bounds.**  Both adapters size their action space by the same
+per-game bound on the number of legal actions in one state:
+:data:`ACTION_BOUNDS` (a game class may declare ``max_legal_actions``
+instead).  A state offering more raises an error naming the game, the
+count and the bound (:func:`check_action_count`), never a silent clip.
 * *stable* (OpenSpiel): an action's id is a 24-bit hash (CRC-32) of its
   canonical JSON, so the same action has the same id in every state and every
   determinization (which information-set search needs).  Should two legal
@@ -25,6 +30,21 @@ import zlib
 from typing import Any, Iterator, Sequence
 
 DEFAULT_ACTION_SPACE = 1024
+"""The action space of a game with no entry in :data:`ACTION_BOUNDS` and no ``max_legal_actions``."""
+
+#: Per-game bound on the number of legal actions in one state: the size of both adapters'
+#: action spaces (OpenSpiel's ``num_distinct_actions``, PettingZoo's ``Discrete`` and mask).
+#: Measured, not derived: each is at least 2.5 times the largest count ever seen, in
+#: ``scripts/action_bounds.py`` runs over every variant and player count (random and greedy
+#: "most choices" play) and in the fuzz runs of issue 31; docs/ecosystem.md lists the counts.
+#: A state with more legal actions raises :func:`check_action_count`'s error, naming the game.
+ACTION_BOUNDS: dict[str, int] = {
+    "armies": 256,
+    "blackfire": 512,
+    "dungeons-jewel": 32,
+    "summoners-quest": 256,
+    "wizards-labyrinth": 512,
+}
 STABLE_ID_BITS = 24
 STABLE_ID_SPACE = 1 << STABLE_ID_BITS
 OBSERVATION_SIZE = 512
@@ -48,7 +68,19 @@ def stable_ids(legal: Sequence[tuple]) -> list[int]:
 
 
 def action_space_size(game: Any) -> int:
-    return int(getattr(game, "max_legal_actions", 0) or DEFAULT_ACTION_SPACE)
+    """The size of ``game``'s action space (a game object or class): its bound on legal actions."""
+    return int(getattr(game, "max_legal_actions", 0) or ACTION_BOUNDS.get(game.id, DEFAULT_ACTION_SPACE))
+
+
+def check_action_count(game: Any, count: int, bound: int) -> None:
+    """Fail loudly when a state offers more legal actions than the action space holds."""
+    if count > bound:
+        from boardlab.engine.errors import BoardlabError
+
+        raise BoardlabError(
+            f"{game.id}: {count} legal actions exceed the action space of {bound}; raise its bound in "
+            "boardlab.envs.encoding.ACTION_BOUNDS (scripts/action_bounds.py measures them)"
+        )
 
 
 def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:

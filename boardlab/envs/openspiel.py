@@ -37,9 +37,24 @@ Conventions (docs/ecosystem.md has the long form):
 * returns are +1 per winner and -1 per loser (0 for everyone in a game
   without winners or cut by the turn cap).
 
-OpenSpiel's C++ bots (``pyspiel.MCTSBot`` and the C++ ISMCTS) crash or fail on
-Python games, so use the Python ``open_spiel.python.algorithms.mcts.MCTSBot``
-and ``open_spiel.python.algorithms.ismcts.ISMCTSBot``.
+* ``get_rng_state()``/``set_rng_state(text)`` on the game are the seed of new
+  initial states (the game's only randomness: chance lives in each state);
+  on a state, the engine RNG's 64-bit state (setting it reseeds future chance
+  and drops the state's history, as a determinization does).  The text is a
+  decimal integer; anything else raises :class:`SpielOptionError`.
+
+OpenSpiel's C++ bots (``pyspiel.MCTSBot`` and ``pyspiel.ISMCTSBot``) crash the
+interpreter on *every* Python game, OpenSpiel's own ``python_tic_tac_toe``
+included: their ``step`` binding releases the GIL (``call_guard<gil_scoped_release>``)
+and then calls ``PyState::Clone``, which runs Python code (importing ``copy``)
+without re-acquiring it, a segmentation fault (gdb: ``PyList_New`` inside
+``PyImport_ImportModule`` inside ``PyState::Clone`` inside
+``MCTSBot::ApplyTreePolicy``).  Nothing on the Python side can take the GIL for
+them, so importing this module wraps both classes: given a Python game or state
+they raise :class:`SpielOptionError` naming the Python replacements
+``open_spiel.python.algorithms.mcts.MCTSBot`` and
+``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (which work), and C++ games
+pass through unchanged.
 """
 
 from __future__ import annotations
@@ -55,24 +70,14 @@ from boardlab.engine.errors import BoardlabError, IllegalActionError, InvalidOpt
 from boardlab.engine.rng import Rng
 from boardlab.engine.state import State
 
-from .encoding import OBSERVATION_SIZE, encode_view, view_string
+from . import encoding as _encoding
+from .encoding import OBSERVATION_SIZE, action_space_size, encode_view, view_string
 
 _REGISTERED: dict[str, str] = {}
 
-#: Per-game bound on the number of legal actions in one state, which is the
-#: size of the action space (``num_distinct_actions``).  Each is at least 2.5x
-#: the largest legal-action count seen in random playouts of every variant and
-#: player count (armies 86, blackfire 181, dungeons-jewel 12, summoners-quest 92,
-#: wizards-labyrinth 141); a game class may declare ``max_legal_actions``
-#: instead.  A state with more legal actions raises a SpielError naming the game.
-ACTION_BOUNDS: dict[str, int] = {
-    "armies": 256,
-    "blackfire": 512,
-    "dungeons-jewel": 32,
-    "summoners-quest": 256,
-    "wizards-labyrinth": 512,
-}
-DEFAULT_ACTION_BOUND = 1024
+#: The per-game action bounds, shared with PettingZoo (see :mod:`boardlab.envs.encoding`).
+ACTION_BOUNDS = _encoding.ACTION_BOUNDS
+DEFAULT_ACTION_BOUND = _encoding.DEFAULT_ACTION_SPACE
 
 
 class IllegalSpielActionError(pyspiel.SpielError, IllegalActionError):
@@ -90,7 +95,7 @@ def short_name(game_id: str) -> str:
 
 def action_bound(cls: Any) -> int:
     """The size of a game's OpenSpiel action space (see :data:`ACTION_BOUNDS`)."""
-    return int(getattr(cls, "max_legal_actions", 0) or ACTION_BOUNDS.get(cls.id, DEFAULT_ACTION_BOUND))
+    return action_space_size(cls)
 
 
 def _game_type(cls: Any) -> Any:
@@ -152,6 +157,16 @@ def _make_game_class(cls: Any) -> type:
                 max_game_length=max(1, self.bl_game.max_turns * 64),
             )
             super().__init__(game_type, info, params)
+
+        def get_rng_state(self) -> str:
+            """The seed of new initial states, as a decimal string."""
+            return str(self.bl_seed)
+
+        def set_rng_state(self, rng_state: str) -> None:
+            """Set the seed of new initial states (a decimal integer string, 0..2^64-1)."""
+            seed = _rng_text(rng_state, short_name(cls.id))
+            self.bl_initial = self.bl_game.new_state(seed)
+            self.bl_seed = seed
 
         def new_initial_state(self, *args: Any) -> "BoardlabSpielState":
             if args:
@@ -230,10 +245,10 @@ class BoardlabSpielState(pyspiel.State):
             order = tuple(sorted(core.bl.legal_actions(), key=repr))
             bound = self.get_game().action_bound
             if len(order) > bound:
-                raise pyspiel.SpielError(
-                    f"{core.bl.game.id}: {len(order)} legal actions exceed the action space of {bound} "
-                    "(raise its entry in boardlab.envs.openspiel.ACTION_BOUNDS)"
-                )
+                try:
+                    _encoding.check_action_count(core.bl.game, len(order), bound)
+                except BoardlabError as exc:
+                    raise pyspiel.SpielError(str(exc)) from None
             core.order = order
         return order
 
@@ -245,6 +260,17 @@ class BoardlabSpielState(pyspiel.State):
             raise IllegalSpielActionError(f"{list(action)!r} is not a legal action here") from None
 
     # -- OpenSpiel hooks ---------------------------------------------------
+    def get_rng_state(self) -> str:
+        """The engine RNG's state (it decides every later chance outcome), as a decimal string."""
+        return str(self._core.bl.rng.state)
+
+    def set_rng_state(self, rng_state: str) -> None:
+        """Set the engine RNG's state; later chance outcomes change, so the state forgets its history."""
+        value = _rng_text(rng_state, short_name(self._core.bl.game.id))
+        bl = self._core.bl
+        bl.rng = Rng(value)
+        bl.forget_history()
+
     def current_player(self) -> int:
         seat = self._core.bl.current_seat()
         if seat is None:
@@ -255,6 +281,26 @@ class BoardlabSpielState(pyspiel.State):
         if player != self._core.bl.current_seat():
             return []
         return list(range(len(self.actions())))
+
+    def _legal_id(self, action: Any) -> int:
+        """``action`` if it is an integer id legal here; :class:`IllegalSpielActionError` (and no C++ dump) otherwise."""
+        k = _action_id(action)
+        n = len(self.actions())
+        if not 0 <= k < n:
+            if not n:
+                raise IllegalSpielActionError(f"the game is over; action id {k} is not legal")
+            raise IllegalSpielActionError(f"action id {k} is not legal here (legal ids: 0..{n - 1})")
+        return k
+
+    def apply_action(self, action: Any) -> None:
+        """Strict ``apply_action``: an ``int`` (or numpy integer; never a bool or float) naming a legal id."""
+        super().apply_action(self._legal_id(action))
+
+    def apply_action_with_legality_check(self, action: Any) -> None:
+        super().apply_action_with_legality_check(self._legal_id(action))
+
+    def child(self, action: Any) -> Any:
+        return super().child(self._legal_id(action))
 
     def _apply_action(self, action: int) -> None:
         order = self.actions()
@@ -321,6 +367,87 @@ class BoardlabObserver:
         if not self.perfect_recall:
             return view_string(view)
         return json.dumps({"view": view, "events": state.events(player)}, sort_keys=True, separators=(",", ":"))
+
+
+def _action_id(action: Any) -> int:
+    """``action`` as an id if it is an integer that fits OpenSpiel's int64; :class:`IllegalSpielActionError` otherwise.
+
+    (pybind11 would turn ``True`` into id 1 and raise a bare ``TypeError`` for ``1.7`` or ``"1"``.)
+    """
+    if not isinstance(action, (bool, np.bool_)):
+        if isinstance(action, (int, np.integer)) and -(1 << 63) <= int(action) < 1 << 63:
+            return int(action)
+    shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
+    raise IllegalSpielActionError(f"an action id is an integer, got {shown}")
+
+
+def _rng_text(text: Any, where: str) -> int:
+    """A decimal RNG state or seed string as an int in 0..2^64-1; :class:`SpielOptionError` otherwise."""
+    if not isinstance(text, str) or not text.isascii() or not text.isdigit() or len(text) > 20 or int(text) >= 1 << 64:
+        shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:37] + "..."
+        raise SpielOptionError(f"{where}: an RNG state is a decimal integer 0..2^64-1 given as a string, got {shown}")
+    return int(text)
+
+
+def _is_python_game(game: Any) -> bool:
+    """True for a game (or state) class written in Python (a pyspiel subclass), false for OpenSpiel's C++ ones."""
+    return not type(game).__module__.startswith("pyspiel")
+
+
+_PY_BOTS = ("open_spiel.python.algorithms.mcts.MCTSBot", "open_spiel.python.algorithms.ismcts.ISMCTSBot")
+
+
+def _refuse_cxx_bot(name: str, what: Any) -> None:
+    if _is_python_game(what):
+        raise SpielOptionError(
+            f"pyspiel.{name} cannot search a Python game (it releases the GIL, then runs the game's Python code: "
+            f"a segmentation fault); use {_PY_BOTS[0] if name == 'MCTSBot' else _PY_BOTS[1]} instead"
+        )
+
+
+def _guard_cxx_bots() -> None:
+    """Make ``pyspiel.MCTSBot`` and ``pyspiel.ISMCTSBot`` refuse Python games cleanly (see the module docs)."""
+    base_mcts, base_ismcts = pyspiel.MCTSBot, pyspiel.ISMCTSBot
+    if getattr(base_mcts, "_boardlab_guard", False):
+        return
+
+    class MCTSBot(base_mcts):  # type: ignore[misc, valid-type]
+        __doc__ = base_mcts.__doc__
+        _boardlab_guard = True
+
+        def __init__(self, game: Any, *args: Any, **kwargs: Any) -> None:
+            _refuse_cxx_bot("MCTSBot", game)
+            super().__init__(game, *args, **kwargs)
+
+        def step(self, state: Any) -> Any:
+            _refuse_cxx_bot("MCTSBot", state)
+            return super().step(state)
+
+        def step_with_policy(self, state: Any) -> Any:
+            _refuse_cxx_bot("MCTSBot", state)
+            return super().step_with_policy(state)
+
+        def mcts_search(self, state: Any) -> Any:
+            _refuse_cxx_bot("MCTSBot", state)
+            return super().mcts_search(state)
+
+    class ISMCTSBot(base_ismcts):  # type: ignore[misc, valid-type]
+        __doc__ = base_ismcts.__doc__
+        _boardlab_guard = True
+
+        def step(self, state: Any) -> Any:
+            _refuse_cxx_bot("ISMCTSBot", state)
+            return super().step(state)
+
+        def step_with_policy(self, state: Any) -> Any:
+            _refuse_cxx_bot("ISMCTSBot", state)
+            return super().step_with_policy(state)
+
+    MCTSBot.__module__ = ISMCTSBot.__module__ = "pyspiel"
+    pyspiel.MCTSBot, pyspiel.ISMCTSBot = MCTSBot, ISMCTSBot
+
+
+_guard_cxx_bots()
 
 
 def register(game_id: str) -> str:

@@ -15,6 +15,12 @@ Conventions (as PettingZoo's classic games):
   ``action_mask`` (``int8``, 1 for legal indexes);
 * the action space is ``Discrete(N)`` with the *positional* scheme: index
   ``i`` is the ``i``-th legal action (``info["legal_labels"]`` names them);
+  ``N`` is the game's bound on legal actions
+  (:data:`~boardlab.envs.encoding.ACTION_BOUNDS`), shared with OpenSpiel;
+* ``step`` is strict: the action must be an integer (``int`` or a numpy
+  integer, never a ``bool``, a float or a string) naming a legal index, and
+  ``None`` once the agent is done; anything else raises
+  :class:`~boardlab.engine.errors.IllegalActionError` and changes nothing;
 * rewards come at the end: +1 for each winner, -1 for each loser, 0 for all
   in a game without a winner; a game stopped by the turn cap sets
   ``truncations`` (not ``terminations``) and gives 0;
@@ -29,10 +35,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from boardlab.engine.errors import InvalidOptionError
+from boardlab.engine.errors import IllegalActionError, InvalidOptionError
 from boardlab.engine.registry import make
 
-from .encoding import OBSERVATION_SIZE, action_space_size, encode_view
+from .encoding import OBSERVATION_SIZE, action_space_size, check_action_count, encode_view
 
 
 class BoardlabAECEnv(AECEnv):
@@ -109,10 +115,7 @@ class BoardlabAECEnv(AECEnv):
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
             legal = self.state.legal_actions()
-            if len(legal) > self._n_actions:
-                raise InvalidOptionError(
-                    f"{self.game.id} offers {len(legal)} legal actions, more than the action space of {self._n_actions}"
-                )
+            check_action_count(self.game, len(legal), self._n_actions)
             self.infos[self.agent_selection] = {"legal_labels": [self.state.describe(a) for a in legal]}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -124,15 +127,20 @@ class BoardlabAECEnv(AECEnv):
         return {"observation": np.asarray(encode_view(view), dtype=np.float32), "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if self.state is None:
+            raise InvalidOptionError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalActionError(f"{agent} is done: its only action is None, got {_short(action)}")
             self._was_dead_step(action)
             return
         legal = self.state.legal_actions()
-        if action is None or not (0 <= int(action) < len(legal)):
-            raise InvalidOptionError(f"action {action!r} is not a legal index (0..{len(legal) - 1}) for {agent}")
+        index = _index(action)
+        if index is None or not 0 <= index < len(legal):
+            raise IllegalActionError(f"action {_short(action)} is not a legal index (an integer 0..{len(legal) - 1}) for {agent}")
         self._cumulative_rewards[agent] = 0
-        self.state.apply(legal[int(action)])
+        self.state.apply(legal[index])
         if self.state.is_over():
             res = self.state.results()
             for i, a in enumerate(self.possible_agents):
@@ -169,6 +177,25 @@ class BoardlabAECEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+def _index(action: Any) -> int | None:
+    """``action`` as an index if it is an integer (``int`` or numpy integer, not a bool), else ``None``."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    return None
+
+
+def _short(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile object's repr
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def env(game: str, players: int | None = None, variant: str | None = None, seed: int | None = None, **kwargs: Any) -> BoardlabAECEnv:
