@@ -399,7 +399,7 @@ class ContentEdits:
         """Refuse an edit the configuration did not use, or a removal or replacement that changed nothing."""
         for e in self.edits:
             if not e.applied:
-                raise self._fail(e, f"this configuration does not use {e.kind}s ({self.kinds.get(e.kind, '')})")
+                raise self._fail(e, f"this configuration plays without {e.kind}s")
             if e.op == "remove" and e.hits == 0 or e.op == "replace" and e.target is not None and e.hits == 0:
                 raise self._fail(e, f"changes nothing: no copy of {e.kind} {e.name!r} is in play")
 

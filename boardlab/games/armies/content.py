@@ -115,12 +115,24 @@ _INT_FIELDS = ("offense", "defense", "power", "draw", "tokens")
 _STR_FIELDS = ("line", "text", "target", "restriction", "effect", "ability", "domain", "grants", "token_name", "escape")
 
 
-def load_cards(path: str | Path = CARDS_FILE) -> dict[str, Card]:
-    """Read and validate a card table; returns name -> :class:`Card`."""
+#: The kinds of content a content edit may name (``Game.content_kinds``; :mod:`boardlab.engine.content_edits`).
+CONTENT_KINDS = {"card": "a card, named as in the card table (e.g. card:Mind Fog or card:mind-fog); "
+                         "removing or adding copies changes both decks"}
+
+
+def load_cards(path: str | Path = CARDS_FILE, edits: Any = None) -> dict[str, Card]:
+    """Read and validate a card table; returns name -> :class:`Card`.
+
+    ``edits`` (a :class:`~boardlab.engine.content_edits.ContentEdits`) add new
+    cards (their fields as in the table) and change cards' fields before
+    validation; copies in the decks are edited by :func:`edit_deck`.
+    """
     doc = load_json_file(path, "Armies card file")
     where = f"Armies card file {path}"
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
         raise ContentError(f"{where} must be an object with a 'cards' list")
+    if edits:
+        doc = {**doc, "cards": edits.apply_definitions("card", doc["cards"], key="name")}
     out: dict[str, Card] = {}
     for i, raw in enumerate(doc["cards"]):
         if not isinstance(raw, dict):
@@ -163,6 +175,9 @@ def load_cards(path: str | Path = CARDS_FILE) -> dict[str, Card]:
         extra = sorted(set(raw) - known)
         if extra:
             raise ContentError(f"{where}: card {name!r} has unknown field {extra[0]!r}")
+        for key in ("line", "text"):
+            if key not in kw:
+                raise ContentError(f"{where}: card {name!r} needs a {key!r} (a string)")
         card = Card(name=name, type=ctype, cost=cost, **kw)
         _check_card(card, where)
         out[name] = card
@@ -268,6 +283,15 @@ def parse_deck(text: str, cards: dict[str, Card], source: str = "<deck>") -> Dec
     if total != DECK_SIZE:
         raise ContentError(f"deck {source}: has {total} cards; a deck has exactly {DECK_SIZE}")
     return DeckList(name, tuple(c for c in order for _ in range(counts[c])), source)
+
+
+def edit_deck(deck: DeckList, cards: dict[str, Card], edits: Any) -> DeckList:
+    """``deck`` with the content edits' copies applied: a removed card leaves it, added copies
+    (and a new card's ``copies``, default 1) join it, a replaced card's copies become the other card.
+    The 60-card and 4-copy deck-building limits do not bind an experiment."""
+    if not edits:
+        return deck
+    return DeckList(deck.name, tuple(edits.apply_pool("card", deck.cards, cards)), deck.source)
 
 
 def load_deck(spec: str | Path, cards: dict[str, Card]) -> DeckList:

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from boardlab.engine import Game, Option, Variant
 
-from .content import builtin_decks, deck_presets, load_cards, load_deck
+from .content import CONTENT_KINDS, builtin_decks, deck_presets, edit_deck, load_cards, load_deck
 from .features import ArmiesFeatures
 from .rules import ArmiesRules
 from .scene import build_scene
@@ -73,6 +73,7 @@ class ArmiesGame(Game):
         Variant("witch-vs-cavalry", "Witch and Woodsman (Ethyr/Shives) against Gnar Vanguard.",
                 {"white_deck": "ethyr-shives", "black_deck": "gnar-lorin"}),
     )
+    content_kinds = CONTENT_KINDS
     agents = {"heuristic": "boardlab.games.armies.agents:HeuristicAgent"}
     #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
     evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
@@ -84,11 +85,11 @@ class ArmiesGame(Game):
 
     def load_content(self) -> None:
         opts = self.option_values
-        self.cards = load_cards(self.content_path("cards_file"))
+        self.cards = load_cards(self.content_path("cards_file"), self.content_edits)
         self.use_cards = not opts["no_deck"]
         if self.use_cards:
-            lists = [load_deck(self.content_path("white_deck"), self.cards),
-                     load_deck(self.content_path("black_deck"), self.cards)]
+            lists = [edit_deck(load_deck(self.content_path("white_deck"), self.cards), self.cards, self.content_edits),
+                     edit_deck(load_deck(self.content_path("black_deck"), self.cards), self.cards, self.content_edits)]
             self.deck_lists = tuple(d.cards for d in lists)
             self.deck_names = tuple(d.name for d in lists)
         else:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from boardlab.engine.content_edits import ContentEditError
 from boardlab.engine.errors import ContentError
 from boardlab.engine.files import load_json_file
 
@@ -32,6 +33,8 @@ DEFAULT_TOKENS = DATA / "tokens.json"
 #: Every token kind of the final rules, in reference order.
 TOKEN_KINDS = ("revive", "recall", "invulnerable", "displace", "death", "slow", "speed", "teleport")
 TOKENS_PER_GAME = 15
+#: The kinds of content a content edit may name (``Game.content_kinds``; :mod:`boardlab.engine.content_edits`).
+CONTENT_KINDS = {"token": "a magic token kind (" + ", ".join(TOKEN_KINDS) + "), e.g. token:death"}
 
 
 def parse_castle(text: str, path: str = "<string>") -> Castle:
@@ -130,3 +133,18 @@ def load_tokens(path: str | Path | None, token_set: str) -> dict[str, int]:
     if total != TOKENS_PER_GAME:
         raise ContentError(f"token file {p}: set {token_set!r} has {total} tokens; the rules need {TOKENS_PER_GAME}")
     return {k: n for k, n in counts.items() if n}
+
+
+def edit_tokens(counts: dict[str, int], edits: Any, needed: int) -> dict[str, int]:
+    """The token counts with the content edits applied (removed kinds leave the bag, added copies join
+    it, a replaced kind's tokens become another kind).  Token kinds are rules, not data, so an edit
+    names one of :data:`TOKEN_KINDS`.  The bag must still fill the treasure rooms and the players'
+    placements (``needed``); more tokens than that leave the rest unused in the bag."""
+    if not edits:
+        return counts
+    bag = edits.apply_pool("token", [k for k, n in counts.items() for _ in range(n)], TOKEN_KINDS, definitions=False)
+    if len(bag) < needed:
+        raise ContentEditError(f"blackfire: the edited token set has {len(bag)} tokens; the treasure rooms and the players' "
+                           f"placements need {needed}: add or replace tokens instead of only removing them "
+                           f"(e.g. replace:token:death=speed)")
+    return {k: bag.count(k) for k in dict.fromkeys(bag)}

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Sequence
 from boardlab.engine.game import Game, Option, Variant
 
 from .board import Castle
-from .content import load_castle, load_tokens
+from .content import CONTENT_KINDS, edit_tokens, load_castle, load_tokens
 from .features import BlackfireFeatures
 from .rules import BlackfireRules
 from .scene import build_scene
@@ -88,6 +88,7 @@ class BlackfireGame(Game):
                 {"token_set": "prototype", "teleport_table": False, "sorcerer_move": 1, "sorcerer_kill_wins": True,
                  "respawn": False, "push_radius": 0, "archer_offense": False, "archer_contest": False}),
     )
+    content_kinds = CONTENT_KINDS
     agents: ClassVar[dict[str, str]] = {
         "heuristic": "boardlab.games.blackfire.agents:HeuristicAgent",
     }
@@ -112,7 +113,8 @@ class BlackfireGame(Game):
         if castle is None:
             castle = _CASTLES[str(path)] = load_castle(path)
         self.castle = castle
-        self.token_counts = load_tokens(self.content_path("tokens"), self.opt["token_set"])
+        self.token_counts = edit_tokens(load_tokens(self.content_path("tokens"), self.opt["token_set"]), self.content_edits,
+                                        len(castle.treasure) + 2 * self.opt["tokens_per_player"])
         # the board's reference is generated from these rules, so it cannot drift from them
         self.token_reference = token_reference(self.opt, self.token_counts)
 

@@ -187,12 +187,25 @@ def parse_card(raw: Any, where: str) -> Card:
                 summon_effects=_effects(raw.get("summon_effects", raw.get("effects")), where, False))
 
 
-def load_cards(path: str | Path) -> dict[str, Card]:
-    """Read and validate a card file; returns cards by id in file order."""
+#: The kinds of content a content edit may name (``Game.content_kinds``; :mod:`boardlab.engine.content_edits`).
+CONTENT_KINDS = {"card": "a card of the deck (one copy of each), named by its id, e.g. card:fireball"}
+
+
+def load_cards(path: str | Path, edits: Any = None) -> dict[str, Card]:
+    """Read and validate a card file; returns cards by id in file order.
+
+    ``edits`` (a :class:`~boardlab.engine.content_edits.ContentEdits`) change the
+    file's cards before validation: a removed card leaves the deck, a new card
+    (its fields as in the file) joins it, a replacement changes a card's fields.
+    """
     doc = load_json_file(path, "card file")
     where = f"card file {path}"
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list) or not doc["cards"]:
         raise ContentError(f"{where}: must be an object with a non-empty 'cards' list")
+    if edits:
+        doc = {**doc, "cards": edits.apply_entries("card", doc["cards"], key="id")}
+        if not doc["cards"]:
+            raise ContentError(f"{where}: the content edits leave no card in the deck")
     cards: dict[str, Card] = {}
     for i, raw in enumerate(doc["cards"]):
         card = parse_card(raw, f"{where}, card #{i}")

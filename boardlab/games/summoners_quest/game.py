@@ -9,7 +9,7 @@ from typing import Any, Sequence
 from boardlab.engine import Game, Option, Variant
 
 from .board import Board
-from .content import load_cards
+from .content import CONTENT_KINDS, load_cards
 from .features import SummonersQuestFeatures
 from .rules import SummonersQuestRules
 from .scene import build_scene
@@ -62,6 +62,7 @@ class SummonersQuestGame(Game):
                 {"gate_opening": "at-will"}),
         Variant("defender-ties", "Combat ties go to the defender instead of a re-roll.", {"ties": "defender"}),
     )
+    content_kinds = CONTENT_KINDS
     agents = {"heuristic": "boardlab.games.summoners_quest.agents:HeuristicAgent"}
     #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
     evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
@@ -72,7 +73,7 @@ class SummonersQuestGame(Game):
     }
 
     def load_content(self) -> None:
-        self.cards = load_cards(self.content_path("cards_file"))
+        self.cards = load_cards(self.content_path("cards_file"), self.content_edits)
         self.board = Board.load(self.content_path("board_file"))
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
