@@ -61,6 +61,10 @@ class PlaySession:
         self.seen: dict[int | None, int] = {s: 0 for s in self.humans}
         self.seen[None] = 0
         self.last_human: int | None = None
+        others = [f"{self._name(s)}: {spec}" for s, spec in enumerate(specs) if spec != HUMAN]
+        #: who plays what, in one line (a compact first screen shows it: the header is cleared)
+        self.intro = (f"You play {', '.join(self._name(s) for s in self.humans)}"
+                      + (f"; bots: {', '.join(others)}" if others else "") + ". h for help") if self.humans else ""
 
     # -- the loop ----------------------------------------------------------
     def run(self) -> int:
@@ -111,6 +115,8 @@ class PlaySession:
             self._print_events(seat, events)
             self._draw(seat, replay_events=False)
         page, among, message, redraw = 0, None, None, self.compact
+        if self.compact and self.intro:  # the first screen says who plays what (the header is cleared)
+            message, self.intro = self.intro, ""
         while True:
             if redraw:
                 self._frame(seat, scene, labels, squares, events, message, page, among)
@@ -142,7 +148,7 @@ class PlaySession:
                 return
             tokens = squares.parse(answer) if not answer.isdigit() else None
             if tokens is None:
-                hint = ", or a square such as " + next(iter(squares.shown.values())) if squares.any_named() else ""
+                hint = f", or a square such as {squares.example()}" if squares.any_named() else ""
                 message = f"Please type a number from 1 to {len(legal)}{hint} (h for help)"
             else:
                 found = squares.match(tokens)
@@ -171,7 +177,8 @@ class PlaySession:
         """Clear the screen and draw the decision so that it fits (the last row is for the input)."""
         width, height = self.out.size
         frame = compact_frame(scene, labels, width=width, height=height, events=events, message=message,
-                              page=page, among=among, seat=seat, squares=squares)
+                              page=page, among=among, seat=seat, squares=squares,
+                              message_style="bold green" if message and message.startswith("You play") else "bold red")
         self.out.clear()
         self.out.print(Text("\n").join(frame.lines), crop=True, overflow="crop", no_wrap=True)
 

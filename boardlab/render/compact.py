@@ -159,6 +159,10 @@ class Squares:
         more = f" and {len(options) - 8} more" if len(options) > 8 else ""
         return line + "; you can choose " + " ".join(options[:8]) + more
 
+    def example(self) -> str | None:
+        """A square some legal action lands on, as drawn (for hints), or None."""
+        return next((self.shown[n] for n in (self.last(a) for a in range(len(self.clicks))) if n), None)
+
     def any_named(self) -> bool:
         return any(self.last(a) for a in range(len(self.clicks)))
 
@@ -529,7 +533,7 @@ class Frame:
 def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: int,
                   events: Sequence[str] = (), message: str | None = None, page: int = 0,
                   among: Sequence[int] | None = None, seat: int | None = None,
-                  squares: Squares | None = None) -> Frame:
+                  squares: Squares | None = None, message_style: str = "bold red") -> Frame:
     """One decision in at most ``height - 1`` lines of at most ``width`` cells.
 
     ``labels`` are the legal actions' labels (numbered from 1); ``among`` limits the choices
@@ -546,7 +550,7 @@ def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: in
         head.append(str(scene["status"]), style="bold cyan")
     header = [_crop(head, width)] if head.cell_len else []
     prompt = _wrap(str(scene.get("prompt") or ""), width, "bold yellow") if scene.get("prompt") else []
-    msg = _wrap(message, width, "bold red") if message else []
+    msg = _wrap(message, width, message_style) if message else []
     fixed = len(header) + len(prompt) + len(msg)
 
     boards = list(scene.get("boards") or ())

@@ -155,10 +155,14 @@ def test_a_board_row_is_on_screen_later_in_the_game_too(game_id, monkeypatch):
 
 def test_the_first_blackfire_placement_folds_181_squares_into_one_line(monkeypatch):
     s = Screens("blackfire", 80)
-    s.run(lambda st, scr: "q", monkeypatch, decisions=0)
+    answers = iter(["zz", "q"])
+    s.run(lambda st, scr: next(answers), monkeypatch)
     screen, d = s.screens[0]
     assert len(d.legal) > 180
     assert re.search(r"^1-\d{3} place a face-down token on: b1 c1 ", screen, re.M), screen
+    assert "You play Player 1; bots: Player 2: random. h for help" in screen  # who plays what
+    again = s.screens[1][0]  # redrawn after a bad answer: the intro is said once
+    assert "You play" not in again and "Please type a number from 1 to 181, or a square such as b1" in again
     assert len(screen.split("\n")) <= 30
 
 
