@@ -253,7 +253,7 @@ class ContentEdits:
         close = difflib.get_close_matches(name, known, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         shown = ", ".join(known[:20]) + (f", ... ({len(known)} in all)" if len(known) > 20 else "")
-        raise ContentEditError(f"{self.game_id} has no {e.kind} {name!r}{hint} ({e.kind}s: {shown or 'none'})")
+        raise ContentEditError(f"{self.game_id} has no {e.kind} {name!r}{hint} (known: {shown or 'none'})")
 
     def apply_entries(
         self,
@@ -292,9 +292,9 @@ class ContentEdits:
             if e.op == "add" and e.fields is not None:
                 if any(e.name.casefold() == n.casefold() for n in names if n):
                     raise self._fail(e, f"{e.kind} {e.name!r} exists; add copies of it (a number) or replace its fields")
-                if name_of is not None:
-                    raise self._fail(e, f"a new {e.kind} is not named; change the data file instead")
-                new = {key: e.name, **e.fields}
+                new = {key: e.name, **e.fields} if name_of is None else dict(e.fields)
+                if name_of is not None and name_of(new) != e.name:
+                    raise self._fail(e, f"a new {e.kind}'s fields make it {name_of(new)!r}, not {e.name!r}")
                 if count is None:
                     if new.pop("copies", 1) != 1:
                         raise self._fail(e, f"{self.game_id} holds one copy of each {e.kind}")

@@ -19,6 +19,17 @@ DATA = Path(__file__).parent / "data"
 SPELL_EFFECTS = ("frost_bolt", "fireball", "shifting_gate", "switcheroo", "whirlwind")
 LOOT_EFFECTS = ("heal", "boost", "sprint")
 SLOTS = ("sword", "boots", "other")
+#: The kinds of content a content edit may name (``Game.content_kinds``; :mod:`boardlab.engine.content_edits`).
+CONTENT_KINDS = {
+    "wizard": "a wizard card, named as in wizard_deck.json, e.g. wizard:Fireball",
+    "loot": "a loot card, named as in loot_deck.json, e.g. loot:Long Sword",
+    "room": "a room tile, named DRAW/MANA by its two values, e.g. room:1/-1",
+}
+
+
+def room_name(room: Any) -> str:
+    """A room tile's name for content edits: its draw and mana values, ``"1/-1"``."""
+    return f"{room.get('draw')}/{room.get('mana')}" if isinstance(room, dict) else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +113,11 @@ def _cards(path: Path) -> list[dict]:
     return doc["cards"]
 
 
-def load_wizard_deck(path: Path) -> tuple[dict[str, WizardCard], tuple[str, ...]]:
+def load_wizard_deck(path: Path, edits: Any = None) -> tuple[dict[str, WizardCard], tuple[str, ...]]:
     cards: dict[str, WizardCard] = {}
     deck: list[str] = []
-    for c in _cards(path):
+    raw = _cards(path)
+    for c in edits.apply_entries("wizard", raw, key="name", count="copies") if edits else raw:
         where = f"{path}: card {c['name']!r}"
         kind = _need(c, "type", str, where)
         if kind not in ("monster", "trap", "spell"):
@@ -130,10 +142,11 @@ def load_wizard_deck(path: Path) -> tuple[dict[str, WizardCard], tuple[str, ...]
     return cards, tuple(deck)
 
 
-def load_loot_deck(path: Path) -> tuple[dict[str, LootCard], tuple[str, ...]]:
+def load_loot_deck(path: Path, edits: Any = None) -> tuple[dict[str, LootCard], tuple[str, ...]]:
     cards: dict[str, LootCard] = {}
     deck: list[str] = []
-    for c in _cards(path):
+    raw = _cards(path)
+    for c in edits.apply_entries("loot", raw, key="name", count="copies") if edits else raw:
         where = f"{path}: card {c['name']!r}"
         kind = _need(c, "type", str, where)
         if kind == "consumable":
@@ -156,10 +169,12 @@ def load_loot_deck(path: Path) -> tuple[dict[str, LootCard], tuple[str, ...]]:
     return cards, tuple(deck)
 
 
-def load_tiles(path: Path) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+def load_tiles(path: Path, edits: Any = None) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     doc = load_json_file(path, "tile file")
     if not isinstance(doc, dict) or not isinstance(doc.get("rooms"), list) or not isinstance(doc.get("keys"), list):
         raise ContentError(f"{path}: expected an object with lists 'rooms' and 'keys'")
+    if edits:
+        doc = {**doc, "rooms": edits.apply_entries("room", doc["rooms"], key="name", count="copies", name_of=room_name)}
     rooms: list[tuple[int, int]] = []
     for i, r in enumerate(doc["rooms"]):
         if not isinstance(r, dict):
@@ -177,10 +192,15 @@ def load_tiles(path: Path) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int
     return tuple(rooms), tuple(keys)
 
 
-def load_content(content_dir: str | Path = DATA) -> Content:
-    """Read the three data files from the folder ``content_dir`` (the game passes ``Game.content_path``)."""
+def load_content(content_dir: str | Path = DATA, edits: Any = None) -> Content:
+    """Read the three data files from the folder ``content_dir`` (the game passes ``Game.content_path``).
+
+    ``edits`` (a :class:`~boardlab.engine.content_edits.ContentEdits`) change the
+    files' entries before validation: a removed card or tile has 0 copies, added
+    copies raise ``copies``, a new card takes the file's fields.
+    """
     base = Path(content_dir)
-    wcards, wdeck = load_wizard_deck(base / "wizard_deck.json")
-    lcards, ldeck = load_loot_deck(base / "loot_deck.json")
-    rooms, keys = load_tiles(base / "tiles.json")
+    wcards, wdeck = load_wizard_deck(base / "wizard_deck.json", edits)
+    lcards, ldeck = load_loot_deck(base / "loot_deck.json", edits)
+    rooms, keys = load_tiles(base / "tiles.json", edits)
     return Content(wcards, wdeck, lcards, ldeck, rooms, keys)

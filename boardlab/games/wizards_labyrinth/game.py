@@ -18,7 +18,7 @@ from boardlab.engine import ContentError, Game, Grid, InvalidOptionError, Option
 from boardlab.engine.checks import one_of
 
 from .board import GRID_SIZE
-from .content import Content, load_content
+from .content import CONTENT_KINDS, Content, load_content
 from .features import LabyrinthFeatures
 from .rules import LabyrinthRules
 from .scene import build_scene
@@ -100,6 +100,7 @@ class WizardsLabyrinthGame(Game):
     default_max_turns = 400
     state_class = LabyrinthState
     rules_doc = "docs/rules/wizards-labyrinth.md"
+    content_kinds = CONTENT_KINDS
     agents = {"heuristic": "boardlab.games.wizards_labyrinth.agents:HeuristicAgent"}
     #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
     evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
@@ -115,12 +116,13 @@ class WizardsLabyrinthGame(Game):
 
     def load_content(self) -> None:
         o = self.option_values
-        self.content = load_content(self.content_path("content_dir"))
+        self.content = load_content(self.content_path("content_dir"), self.content_edits)
         self.size = GRID_SIZE[self.players]
         self.grid = Grid(self.size, self.size)
         needed = self.size * self.size - 2
         if len(self.content.rooms) < needed:
-            raise ContentError(f"tiles.json: a {self.size}x{self.size} grid needs {needed} room tiles, got {len(self.content.rooms)}")
+            hint = " (a content edit may replace room tiles, e.g. replace:room:-1/-1=1/1)" if self.content_edits else ""
+            raise ContentError(f"tiles.json: a {self.size}x{self.size} grid needs {needed} room tiles, got {len(self.content.rooms)}{hint}")
         if o["deck"] == "early":
             self.deck_cards = tuple(c for c in self.content.wizard_deck if not self.content.wizard_cards[c].added)
         else:
