@@ -6,6 +6,10 @@ decisions and checks, along the way, the game's invariants after every action,
 exact JSON round-trips (with and without the state's history), clone
 independence, determinization keeping the seat's view and legal actions, strict
 refusal of every kind of bad input, and refusal of tampered state documents.
+Every legal-action list must fit the adapters' action bound.  One whole game
+per game (``test_plays_to_the_end_through_both_adapters``) runs through
+PettingZoo and OpenSpiel side by side, as OpenSpiel's ``random_sim_test`` does,
+checking the mask, the length, the utilities and the rewards.
 Games keep their own rule scenarios in their own test folders.
 """
 
@@ -18,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boardlab.engine import GameOverError, Rng, State, game_class, make
+from boardlab.envs.encoding import action_space_size
 from boardlab.games import BUILTIN
 
 from . import (
@@ -48,6 +53,7 @@ def walk(game, seed: int, decisions: int, *, every: int = 0, on_step=None) -> tu
     """A random playout of at most ``decisions``; checks invariants after every action."""
     state = game.new_state(seed)
     rng = Rng(seed * 7919 + 1)
+    bound = action_space_size(game)
     actions = []
     state.check_invariants()
     while not state.is_over() and state.decisions < decisions:
@@ -55,6 +61,7 @@ def walk(game, seed: int, decisions: int, *, every: int = 0, on_step=None) -> tu
             on_step(state)
         legal = state.legal_actions()
         assert legal, f"no legal actions at decision {state.decisions} but the game is not over"
+        assert len(legal) <= bound, f"{len(legal)} legal actions exceed the adapters' bound of {bound}"
         for a in legal:
             assert type(a) is tuple and a and type(a[0]) is str, a
             assert all(type(x) in (int, str) for x in a[1:]), a
@@ -151,3 +158,58 @@ def test_game_over_error_is_an_illegal_action_error():
     from boardlab.engine import IllegalActionError
 
     assert issubclass(GameOverError, IllegalActionError)
+
+
+@pytest.mark.parametrize("gid", sorted(BUILTIN))
+def test_plays_to_the_end_through_both_adapters(gid):
+    """One whole game per game, as OpenSpiel's ``random_sim_test`` plays: PettingZoo drives it and OpenSpiel
+    follows move for move; on the way the mask, the action bound and the length are checked, at the end
+    the utilities, the rewards and the engine's results must agree (issue 31)."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel")
+    from boardlab.envs.openspiel import load
+    from boardlab.envs.pettingzoo import env
+
+    seed = 7
+    e = env(gid, seed=seed)
+    e.reset(seed=seed)
+    spiel_game = load(gid, seed=seed)
+    spiel = spiel_game.new_initial_state()
+    bound = action_space_size(e.game)
+    assert spiel_game.num_distinct_actions() == bound
+    max_length = spiel_game.max_game_length()
+    rng = np.random.default_rng(seed)
+    final: dict[str, float] = {}
+    ended: dict[str, tuple[bool, bool]] = {}
+    steps = 0
+    for agent in e.agent_iter(max_iter=10**6):
+        obs, reward, term, trunc, _ = e.last()
+        seat = e.possible_agents.index(agent)
+        if term or trunc:
+            final[agent], ended[agent] = reward, (term, trunc)
+            assert obs["action_mask"].sum() == 0
+            e.step(None)
+            continue
+        state = e.state
+        legal = state.legal_actions()
+        mask = obs["action_mask"]
+        assert mask.shape == (bound,) and mask.dtype == np.int8
+        assert len(legal) <= bound and mask[: len(legal)].all() and not mask[len(legal):].any()
+        assert spiel.current_player() == seat == state.current_seat()
+        assert spiel.legal_actions() == list(range(len(legal)))
+        index = int(rng.choice(np.flatnonzero(mask)))
+        spiel.apply_action(spiel.action_id(legal[index]))
+        e.step(index)
+        steps += 1
+        assert steps <= max_length and spiel.move_number() == steps
+    state = e.state
+    assert state.is_over() and spiel.is_terminal() and steps == state.decisions
+    assert spiel.bl.dumps() == state.dumps()  # the same game, move for move
+    res = state.results()
+    expected = [0.0 if res.truncated or not res.winners else (1.0 if s in res.winners else -1.0)
+                for s in range(state.players)]
+    assert spiel.returns() == expected
+    assert [final[a] for a in e.possible_agents] == expected
+    assert set(ended) == set(e.possible_agents) and e.agents == []
+    assert all(ended[a] == (not res.truncated, res.truncated) for a in e.possible_agents)
