@@ -128,7 +128,7 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
     results = []
     folders = []
     for v, cfg in zip(names, configs):
-        label = Path(v).stem if v and v.endswith(".json") else cfg.variant
+        label = Path(v).stem if v and v.endswith(".json") else (v or cfg.variant)  # v may carry content edits
         folder = Path(out) / label if out and len(configs) > 1 else Path(out or f"runs/{cfg.game}-{label}-s{seed}-n{games}")
         progress, callback = _progress_runner(games, quiet or as_json)
         if progress:
