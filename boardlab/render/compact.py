@@ -568,10 +568,18 @@ def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: in
         return lines, notes
 
     small_lines, small_notes = draw(True)
-    room = avail - fixed - len(small_lines)
-    rows = max(MIN_CHOICE_ROWS, room)
-    choices = fold_choices(labels, sq, width, rows, page=page, among=among,
-                           soft=rows - SPARE_ROWS if rows >= 2 * SPARE_ROWS else None)
+
+    def fold(msg_rows: int) -> Choices:
+        rows = max(MIN_CHOICE_ROWS, avail - fixed + len(msg) - msg_rows - len(small_lines))
+        return fold_choices(labels, sq, width, rows, page=page, among=among,
+                            soft=rows - SPARE_ROWS if rows >= 2 * SPARE_ROWS else None)
+
+    choices = fold(len(msg))
+    if choices.pages > 1:  # pages keep their size whether or not a message shows: one row is kept for it
+        choices = fold(1)
+        if len(msg) > 1:
+            msg = [_crop(Text(" ").join(msg), width)]
+        fixed = len(header) + len(prompt) + len(msg)
     board, notes = small_lines, small_notes
     compact_board = True
     if any(b.get("kind") == "grid" or not b.get("track") for b in main):

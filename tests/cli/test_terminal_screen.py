@@ -290,6 +290,13 @@ def test_fold_choices_keeps_every_choice_when_they_fit_and_folds_by_piece_when_n
     assert re.search(r"^2-17 play Teachings of \w+ on: a1 a2 b1 b2", text, re.M), text
     paged = fold_choices(labels, sq, 80, 4)
     assert paged.pages > 1 and len(paged.lines) == 4 and "m shows more" in paged.lines[-1].plain
+    seen: set[int] = set()  # the pages together show every choice
+    for page in range(paged.pages):
+        text = "\n".join(line.plain for line in fold_choices(labels, sq, 80, 4, page=page).lines)
+        seen.update(int(n) for n in re.findall(r"(?:^|  )(\d+)\. ", text, re.M))
+        for a, b in re.findall(r"(?:^|  )(\d+)-(\d+) ", text, re.M):
+            seen.update(range(int(a), int(b) + 1))
+    assert seen == set(range(1, len(labels) + 1))
 
 
 @pytest.mark.parametrize("height", [16, 24, 30, 50])
@@ -337,3 +344,23 @@ def test_the_end_of_the_game_fits_on_one_screen_with_the_result(game_id):
 
     result = status_line(view, s.game.seat_names())  # "Game over: Player 2 won (...)"
     assert result[:40] in screen or str(scene.get("status"))[:40] in screen, (result, screen)
+
+
+def test_m_pages_through_choices_that_do_not_fit_a_short_terminal(monkeypatch):
+    s = Screens("armies", 80, height=18, seed=2)
+    said: list[str] = []
+
+    def answer(state, screen):
+        if "(page 1 of " in screen and not said:
+            said.append("m")
+            return "m"
+        return "q" if said else "1"
+
+    s.run(answer, monkeypatch, decisions=12)
+    assert said, "no paged decision"
+    first, second = s.screens[-2][0], s.screens[-1][0]
+    pages = int(re.search(r"\(page 1 of (\d+)", first).group(1))
+    assert pages >= 2 and f"(page 2 of {pages}: m shows more" in second
+    for screen in (first, second):
+        assert len(screen.split("\n")) <= 18 and board_row_shown(s.screens[-1][1].scene, screen.split("\n"))
+    assert set(re.findall(r"^(\d+)[.-]", first, re.M)).isdisjoint(re.findall(r"^(\d+)[.-]", second, re.M))
