@@ -211,7 +211,7 @@ def test_loot_cards_in_every_version(variant):
 
 
 @pytest.mark.seed("wizards-labyrinth:209.1", "wizards-labyrinth:218.2", "wizards-labyrinth:218.4", "wizards-labyrinth:223.2",
-                  "wizards-labyrinth:328.2", "wizards-labyrinth:328.4", "wizards-labyrinth:331.2")
+                  "wizards-labyrinth:328.2", "wizards-labyrinth:328.4")
 @pytest.mark.parametrize("variant", ["beta", "beta-playtest", "alpha"])
 def test_early_versions_flip_and_loot_on_entering(variant):
     """Beta and alpha have two phases: "When a player enters a new tile, that player flips that tile and
