@@ -24,5 +24,9 @@ python -m pip install -q -e '.[test]'
 # layers, the per-game module order, and no cycles. A new back edge fails here.
 lint-imports --no-cache
 
+# The seed concordance (docs/rules/<game>.concordance.csv): coverage per game, and every problem.
+# Skips with a one-line reason where ../shared/seeds is absent; tests/test_concordance.py checks it too.
+python scripts/concordance.py
+
 # Exit code 5 ("no tests collected") is a failure too.
 exec python -m pytest -p no:cacheprovider tests boardlab "$@"
