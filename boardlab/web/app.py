@@ -48,7 +48,7 @@ class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"] = "human"
     agent: str | None = Field(None, max_length=200, description="Agent spec for a bot, e.g. 'heuristic'")
-    name: str | None = Field(None, max_length=40, description="Display name of the seat")
+    name: str | None = Field(None, max_length=200, description="Display name of the seat (cleaned, then cut to 40 characters)")
 
 
 class CreateMatch(BaseModel):
@@ -106,7 +106,7 @@ def _parse_ws(raw: dict[str, Any]) -> dict[str, Any]:
         raise Malformed(400, "malformed JSON message: a number or nesting out of range") from None
     if "\\u" in text:
         try:
-            encode(msg).encode("utf-8", "strict")
+            json.dumps(msg, ensure_ascii=False).encode("utf-8", "strict")
         except UnicodeEncodeError:
             raise Malformed(400, "malformed message: a string holds a lone surrogate") from None
     if not isinstance(msg, dict):

@@ -703,7 +703,7 @@ MAX_NAME = 40
 
 
 def clean_name(raw: Any) -> str:
-    """A seat name as typed, made safe to show: NFC, no control or format characters.
+    """A seat name as typed, made safe to show: no control or format characters, few stacked marks, NFC.
 
     Control characters (``Cc``), format characters (``Cf``: the bidi overrides and
     isolates, zero-width joiners) and unassigned/private/surrogate code points are
@@ -714,7 +714,7 @@ def clean_name(raw: Any) -> str:
         return ""
     out: list[str] = []
     marks = 0
-    for ch in unicodedata.normalize("NFC", raw):
+    for ch in unicodedata.normalize("NFD", raw):  # marks counted on the decomposed text, then recomposed
         cat = unicodedata.category(ch)
         if cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
             continue
@@ -725,7 +725,7 @@ def clean_name(raw: Any) -> str:
         else:
             marks = 0
         out.append(" " if cat == "Zs" or ch.isspace() else ch)
-    return " ".join("".join(out).split())[:MAX_NAME].strip()
+    return unicodedata.normalize("NFC", " ".join("".join(out).split()))[:MAX_NAME].strip()
 
 
 def _words(text: str) -> list[str]:

@@ -15,10 +15,12 @@ from typing import Any
 
 
 class RawWebSocket:
-    def __init__(self, port: int, path: str, rcvbuf: int = 4096, timeout: float = 30.0) -> None:
+    def __init__(self, port: int, path: str, rcvbuf: int = 4096, timeout: float = 30.0, source: str | None = None) -> None:
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self.sock.settimeout(timeout)
+        if source is not None:  # another loopback address (127.0.0.2, ...): another client to the server
+            self.sock.bind((source, 0))
         self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(
@@ -36,15 +38,19 @@ class RawWebSocket:
             raise ConnectionError(head.decode(errors="replace"))
 
     def send_json(self, msg: Any) -> None:
-        data = json.dumps(msg).encode()
+        self.send_frame(0x1, json.dumps(msg).encode())
+
+    def send_frame(self, opcode: int, data: bytes) -> None:
+        """One masked, final frame: 0x1 text (``data`` need not be valid UTF-8), 0x2 binary."""
         mask = os.urandom(4)
         n = len(data)
+        b0 = 0x80 | opcode
         if n < 126:
-            head = struct.pack("!BB", 0x81, 0x80 | n)
+            head = struct.pack("!BB", b0, 0x80 | n)
         elif n < 1 << 16:
-            head = struct.pack("!BBH", 0x81, 0x80 | 126, n)
+            head = struct.pack("!BBH", b0, 0x80 | 126, n)
         else:
-            head = struct.pack("!BBQ", 0x81, 0x80 | 127, n)
+            head = struct.pack("!BBQ", b0, 0x80 | 127, n)
         self.sock.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
 
     def _read(self, n: int) -> bytes:
@@ -65,6 +71,15 @@ class RawWebSocket:
         elif n == 127:
             (n,) = struct.unpack("!Q", self._read(8))
         return b0 & 0x0F, self._read(n)
+
+    def read_json(self) -> Any:
+        """The next text frame, parsed (control frames are skipped; EOFError on a close frame)."""
+        while True:
+            op, payload = self.read_frame()
+            if op == 1:
+                return json.loads(payload)
+            if op == 8:
+                raise EOFError(f"closed: {payload!r}")
 
     def read_until_close(self, limit: int = 100_000) -> tuple[int | None, int]:
         """Read frames until the server's close frame: (close code or None on EOF, text frames read)."""

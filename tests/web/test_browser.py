@@ -15,7 +15,7 @@ from playwright.sync_api import Error as PlaywrightError
 from boardlab.engine import registry
 
 from .conftest import canon
-from .servers import REPO, ThreadServer, call
+from .servers import REPO, ThreadServer, call, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -53,8 +53,10 @@ class Pages:
         self.contexts = []
         self.errors: list[str] = []
 
-    def new(self, width=1360, height=900):
-        ctx = self.browser.new_context(viewport={"width": width, "height": height})
+    def new(self, width=1360, height=900, csp=False):
+        # Playwright's string predicates (wait_for_function) are eval'd in the page, which the
+        # app's CSP forbids: tests bypass it, except test_pages_run_under_the_strict_csp.
+        ctx = self.browser.new_context(viewport={"width": width, "height": height}, bypass_csp=not csp)
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(WAIT)
@@ -367,3 +369,24 @@ def test_a_missed_update_brings_a_fresh_snapshot(server, pages):
     assert state_id(page) == final["decisions"]
     assert seen["dropped"] == 1 and seen["hellos"] >= 2  # the gap was noticed and a snapshot asked for
     assert not pages.errors, pages.errors
+
+
+def test_pages_run_under_the_strict_csp(server, pages):
+    """Issue 30, finding 11: the lobby, a game, the rules drawer and a replay work with the CSP enforced."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "agent": "random"}]
+    status, r = call(server.base, "POST", "/api/matches", {"game": "dungeons-jewel", "players": 2, "seats": seats, "seed": 4})
+    assert status == 201, r
+    page = pages.new(csp=True)
+    page.goto(server.base + "/")
+    page.wait_for_selector(".game-card", state="attached")
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector('body[data-turn="mine"]', state="attached")
+    page.wait_for_selector("svg", state="attached")
+    status, r2 = call(server.base, "POST", "/api/matches", {"game": "toy", "seats": [{"kind": "bot", "agent": "random"}] * 2, "seed": 2})
+    mid = r2["match"]["id"]
+    wait_for(lambda: call(server.base, "GET", f"/api/matches/{mid}")[1]["status"] == "over", 30, "bot game over")
+    page.goto(server.base + f"/replay/{mid}")
+    page.wait_for_selector("svg", state="attached")
+    page.wait_for_timeout(300)
+    csp = [e for e in pages.errors if "Content Security Policy" in e or "Content-Security-Policy" in e]
+    assert not csp and not pages.errors, pages.errors
