@@ -360,7 +360,7 @@ def fold_choices(labels: Sequence[str], sq: Squares, width: int, rows: int, *, p
     pages = math.ceil(len(lines) / per)
     page %= pages
     shown = lines[page * per:(page + 1) * per]
-    shown.append(Text(f"(page {page + 1} of {pages}: m shows more, a lists every choice)", style="dim"))
+    shown.append(_crop(Text(f"(page {page + 1} of {pages}: m shows more, a lists every choice)", style="dim"), width))
     return Choices(shown, pages=pages, folded=bool(folded))
 
 
@@ -589,7 +589,7 @@ def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: in
         if full_lines != small_lines and spare >= wanted:
             board, notes, compact_board = full_lines, full_notes, False
     if len(board) + fixed + len(choices.lines) > avail:  # a board taller than the screen: cut it
-        board = board[: max(1, avail - fixed - len(choices.lines))]
+        board = board[: max(2, avail - fixed - len(choices.lines))]  # at least the axis and a row
     left = avail - fixed - len(choices.lines) - len(board)
 
     # what is left, in order of use: the seat's own (or the acting) panel, the last events,
@@ -639,6 +639,15 @@ def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: in
         left -= len(grown) - len(ev_lines)
         ev_lines = grown
 
+    shown = choices.lines
+    over = len(header + board + small + note_lines + top_panel + other_lines + ev_lines + prompt + shown + msg) - avail
+    if over > 0:  # a tiny terminal: the title goes first, then the prompt's second line, then choices
+        cut = min(over, len(header))
+        header, over = header[cut:], over - cut
+        cut = min(over, len(prompt) - 1)
+        prompt, over = prompt[: len(prompt) - cut], over - max(0, cut)
+        if over > 0:
+            shown = shown[: max(1, len(shown) - over)]
     lines = (header + board + small + note_lines + top_panel + other_lines + ev_lines + prompt
-             + choices.lines + msg)
+             + shown + msg)
     return Frame(lines[:avail], pages=choices.pages, compact_board=compact_board)

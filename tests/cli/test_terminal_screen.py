@@ -364,3 +364,39 @@ def test_m_pages_through_choices_that_do_not_fit_a_short_terminal(monkeypatch):
     for screen in (first, second):
         assert len(screen.split("\n")) <= 18 and board_row_shown(s.screens[-1][1].scene, screen.split("\n"))
     assert set(re.findall(r"^(\d+)[.-]", first, re.M)).isdisjoint(re.findall(r"^(\d+)[.-]", second, re.M))
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(cols=st.integers(1, 20), rows=st.integers(1, 20), n=st.integers(0, 250), width=st.integers(30, 130),
+       height=st.integers(8, 45), events=st.integers(0, 20), seed=st.integers(0, 99))
+@settings(max_examples=40, deadline=None)
+def test_any_grid_decision_fits_any_terminal(cols, rows, n, width, height, events, seed):
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    board = {"id": "main", "kind": "grid", "cols": cols, "rows": rows, "col_labels": list(letters[:cols]),
+             "row_labels": [str(r + 1) for r in range(rows)],
+             "items": [{"id": f"p{i}", "x": rng.randrange(cols), "y": rng.randrange(rows), "text": f"P{i}",
+                        "badge": rng.choice([None, "2", "long badge"]), "title": f"piece {i}"} for i in range(rng.randrange(12))],
+             "walls": [{"x": rng.randrange(cols), "y": rng.randrange(rows), "side": rng.choice("NESW")} for _ in range(8)]}
+    labels, targets = [], []
+    for a in range(n):
+        x, y = rng.randrange(cols), rng.randrange(rows)
+        kind = rng.choice(["place a token on", "piece p1 to", "rest"])
+        labels.append(f"{kind} {letters[x]}{y + 1}" if kind != "rest" else f"rest {a}")
+        if kind != "rest":
+            clicks = (["item:p1"] if kind.startswith("piece") else []) + [f"main:{x},{y}"]
+            targets.append({"action": a, "clicks": clicks, "label": labels[-1]})
+    scene = {"title": "T" * rng.randrange(1, 90), "status": "S", "prompt": "P " * rng.randrange(1, 60),
+             "boards": [board], "targets": targets,
+             "panels": [{"title": "Me", "seat": 0, "rows": [["k", "v" * rng.randrange(1, 200)]]}]}
+    frame = compact_frame(scene, labels, width=width, height=height, events=[f"e{i}" for i in range(events)],
+                          message="x " * rng.randrange(0, 80), seat=0)
+    assert len(frame.lines) <= height - 1 and all(line.cell_len <= width for line in frame.lines)
+    text = frame.text()
+    assert re.search(r"^ *\d+ \|", text, re.M), text  # a board row
+    assert re.search(r"^P( P)*", text, re.M), text  # the prompt
+    if n:
+        assert re.search(r"^(\d+\.|\d+-\d+|\[\d+\]) ", text, re.M), text  # a choice
