@@ -99,12 +99,31 @@ def interval_at(r: dict[str, Any], alpha: float) -> tuple[float, float]:
 
 def _with_interval(r: dict[str, Any], a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
     boot = paired_bootstrap([float(x) for x in a], [float(y) for y in b])
-    r["ci_low"], r["ci_high"] = boot["ci_low"], boot["ci_high"]
+    r["ci_low"], r["ci_high"], r["distribution"] = boot["ci_low"], boot["ci_high"], boot["distribution"]
     return r
 
 
-def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Compare two runs' rows paired by seed."""
+def measures(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every measure a comparison states, named: the seats, the sides, truncation and both lengths."""
+    out = [(f"seat {s} win rate", r) for s, r in enumerate(result["win_by_seat"])]
+    out += [(f"{role} win rate", r) for role, r in result["win_by_role"].items() if not role.startswith("seat ")]
+    return out + [("truncated", result["truncated"]), ("mean turns", result["turns"]), ("mean decisions", result["decisions"])]
+
+
+def correct(family: list[dict[str, Any]]) -> None:
+    """Holm's correction across ``family`` (measures of one or several comparisons); then each measure's interval is
+    its paired bootstrap's at the level of the Holm step that decided it, and a measure is significant only when
+    the test rejects and that interval excludes zero, so a verdict line never disagrees with its interval."""
+    _holm_adjust(family)
+    for r in family:
+        if "distribution" in r:
+            r["ci_low"], r["ci_high"] = interval_at(r, r["alpha"])
+            r["significant"] = r["significant"] and (r["ci_low"] > 0 or r["ci_high"] < 0)
+            del r["distribution"]
+
+
+def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, Any]], adjust: bool = True) -> dict[str, Any]:
+    """Compare two runs' rows paired by seed (``adjust=False``: leave the correction to the caller, :func:`compare_many`)."""
     by_seed_b = {r["seed"]: r for r in rows_b}
     pairs = [(r, by_seed_b[r["seed"]]) for r in rows_a if r["seed"] in by_seed_b]
     if not pairs:
@@ -132,16 +151,74 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
         "turns": paired_bootstrap([a["turns"] for a, _ in pairs], [b["turns"] for _, b in pairs]),
         "decisions": paired_bootstrap([a["decisions"] for a, _ in pairs], [b["decisions"] for _, b in pairs]),
     }
-    family = [*seats, *(r for role, r in by_role.items() if not role.startswith("seat ")), result["truncated"],
-              result["turns"], result["decisions"]]
-    _holm_adjust(family)
-    result["family"] = len(family)
-    for key in ("turns", "decisions"):  # the printed interval is the one at the Holm step that decided the claim
-        r = result[key]
-        r["ci_low"], r["ci_high"] = interval_at(r, r["alpha"])
-        r["significant"] = r["significant"] and (r["ci_low"] > 0 or r["ci_high"] < 0)
-        r.pop("distribution", None)
+    if adjust:
+        family = [r for _, r in measures(result)]
+        correct(family)
+        result["family"] = len(family)
     return result
+
+
+def compare_many(base: tuple[str, Sequence[dict[str, Any]]], others: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> dict[str, Any]:
+    """Each of several runs against one base run, paired by seed, with Holm's correction across every measure of
+    every comparison as one family. ``table`` lists every (variant, measure) sorted by effect: win rates by the
+    absolute difference in points first, then truncation and the lengths."""
+    comparisons = [(label, compare_rows(base[1], rows, adjust=False)) for label, rows in others]
+    family = [r for _, res in comparisons for _, r in measures(res)]
+    correct(family)
+    table = []
+    for label, res in comparisons:
+        res["family"] = len(family)
+        for name, r in measures(res):
+            table.append({"variant": label, "measure": name, **r})
+    kind = {True: 0, False: 1}
+    table.sort(key=lambda t: (kind[t["measure"].endswith("win rate")], -abs(t["difference"]), t["variant"], t["measure"]))
+    return {"base": base[0], "family": len(family), "comparisons": dict(comparisons), "table": table}
+
+
+def markdown_many(result: dict[str, Any]) -> str:
+    """The :func:`compare_many` table as Markdown."""
+    lines = [f"# Variants against {result['base']}", "",
+             f"Paired games (same seeds). Holm's correction runs across all {result['family']} measures of every comparison;"
+             " each interval is at the level of the Holm step that decided it. Sorted by effect.", "",
+             "| variant | measure | base | variant | difference [CI] | p (Holm) | significant |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for t in result["table"]:
+        rate = t["measure"].endswith("win rate") or t["measure"] == "truncated"
+        if rate:
+            a, b = f"{100 * t['rate_a']:.1f}%", f"{100 * t['rate_b']:.1f}%"
+            d = f"{100 * t['difference']:+.1f} pts [{100 * t['ci_low']:+.1f}, {100 * t['ci_high']:+.1f}]"
+        else:
+            a, b = f"{t['mean_a']:.1f}", f"{t['mean_b']:.1f}"
+            d = f"{t['difference']:+.2f} [{t['ci_low']:+.2f}, {t['ci_high']:+.2f}]"
+        lines.append(f"| {t['variant']} | {t['measure']} | {a} | {b} | {d} | {t.get('p_holm', t['p_value']):.3g} | "
+                     f"{'**yes**' if t['significant'] else 'no'} |")
+    return "\n".join(lines) + "\n"
+
+
+def forest_plot(result: dict[str, Any], path: Any) -> Any:
+    """An SVG forest plot of every win-rate difference of a :func:`compare_many` result, with its interval."""
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .report import _fig_svg
+
+    items = [t for t in result["table"] if t["measure"].endswith("win rate")]
+    fig, ax = plt.subplots(figsize=(7, 0.35 * len(items) + 1.3))
+    ys = list(range(len(items)))
+    d = [100 * t["difference"] for t in items]
+    err = [[100 * (t["difference"] - t["ci_low"]) for t in items], [100 * (t["ci_high"] - t["difference"]) for t in items]]
+    ax.errorbar(d, ys, xerr=err, fmt="o", capsize=3, color="#3b6ea8")
+    ax.set_yticks(ys, [f"{t['variant']}: {t['measure']}{' *' if t['significant'] else ''}" for t in items])
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel(f"variant - {result['base']}, percentage points (Holm-level paired bootstrap CI; * significant)")
+    ax.set_title("Every variant against the base")
+    path = Path(path)
+    path.write_text(_fig_svg(fig), encoding="utf-8")
+    return path
 
 
 def _holm_adjust(results: list[dict[str, Any]]) -> None:

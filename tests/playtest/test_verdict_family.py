@@ -154,3 +154,26 @@ def test_the_default_report_of_every_configuration_never_contradicts_itself(game
             rate, lo, hi, fair = (int(m.group(i)) for i in range(1, 5))
             assert lo <= rate <= hi, line
             assert (lo >= fair if m.group(6) == "favoured" else hi <= fair), line
+
+
+def test_many_variants_against_a_base_are_one_family_sorted_by_effect(tmp_path):
+    """issue 34: several variants against one base on the same seeds; Holm across every measure of every comparison."""
+    from boardlab.playtest.compare import compare_many, compare_rows, forest_plot, markdown_many
+
+    roles = ["green", "red"]
+    base = [game(i % 2, 2, 0, roles) | {"seed": i} for i in range(300)]
+    strong = [dict(r, winners=[0], winner_roles=["green"]) if i % 3 == 0 else dict(r) for i, r in enumerate(base)]
+    same = [dict(r) for r in base]
+    res = compare_many(("final", base), [("strong", strong), ("same", same)])
+    assert res["family"] == 2 * 7
+    top = res["table"][0]
+    assert top["variant"] == "strong" and top["measure"] in ("seat 0 win rate", "green win rate") and top["significant"]
+    assert not any(t["significant"] for t in res["table"] if t["variant"] == "same")
+    effects = [abs(t["difference"]) for t in res["table"] if t["measure"].endswith("win rate")]
+    assert effects == sorted(effects, reverse=True)
+    alone = compare_rows(base, strong)["win_by_seat"][0]
+    assert top["p_holm"] >= alone["p_holm"]  # a larger family never makes a claim easier
+    for t in res["table"]:
+        assert t["significant"] == (t["significant"] and (t["ci_low"] > 0 or t["ci_high"] < 0))
+    assert "| strong |" in markdown_many(res)
+    assert forest_plot(res, tmp_path / "f.svg").read_text().startswith("<svg")
