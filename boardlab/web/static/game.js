@@ -31,8 +31,17 @@
         if (msg.status === 404 || msg.status === 401 || msg.status === 403) fatal(msg.detail);
       }
     };
-    ws.onclose = () => {
+    ws.onclose = ev => {
       $("conn").className = "conn off"; $("conn").title = "Reconnecting…";
+      // 4009: a watched match nobody plays was unloaded to make room; 4429: over a limit (too many
+      // sockets or messages from this address). Reconnecting at once would only repeat it.
+      if (ev.code === 4009 || ev.code === 4429) {
+        $("conn").title = "Disconnected";
+        if (ev.code === 4009) { fatal("Nobody is playing this match right now, so the server let it go. Reload the page to watch again."); return; }
+        B.toast(ev.reason || "Too many connections or messages from this address; retrying in a while.", "error");
+        if (!document.body.classList.contains("fatal")) setTimeout(connect, 15000);
+        return;
+      }
       if (!document.body.classList.contains("fatal")) setTimeout(connect, Math.min(5000, 500 * ++retry));
     };
   }
