@@ -1,0 +1,383 @@
+"""Soak: the server under a hostile mix for minutes (issue 30), on loopback only, bounded in count and time.
+
+At once, for ``--seconds`` (default 600, at most 3600):
+
+* ``--players`` (100) playing clients, each from its own loopback address
+  (127.0.1.x): creates a match (seat 0 human, the game's bots), follows it on a
+  WebSocket, moves over HTTP when it is seat 0's turn, and starts a new match
+  when one ends;
+* ``--spectators`` (200) idle spectators on the players' matches, 8 per
+  address (127.0.2.x): say hello, then only read;
+* ``--stuck`` (50) WebSockets from one address (127.0.3.1) that ask for
+  snapshots and never read; each reconnects (at most once a second) when the
+  server closes it;
+* ``--idle`` (300) TCP connections from one address (127.0.4.1) that send
+  nothing; reopened (at most 50 a second in all) when closed;
+* one client (127.0.5.1) flooding ``hello`` messages as fast as it can,
+  reconnecting a second after each close;
+* a probe (127.0.6.1) asking ``GET /api/games`` every 0.2 s.
+
+Reported: the playing clients' errors (non-2xx, WebSocket errors, dropped
+connections), move and probe latency p50/p99, what the attackers got (opened,
+refused, closed), and every ``--sample-every`` seconds the server's RSS, open
+descriptors and the kernel's TCP memory (``/proc/net/sockstat``, all sockets
+on the machine).  Stops by itself.
+
+    nice python benchmarks/bench_soak.py                  # 10 minutes
+    nice python benchmarks/bench_soak.py --seconds 90 --json
+
+Goal (quiet 2-core machine, default bot delay 0.8 s): 0 errors for the playing
+clients, move p99 <= 500 ms, probe p99 <= 200 ms, RSS and descriptors flat after warm-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from webserver import Server  # noqa: E402
+
+
+def pct(xs: list[float], q: float) -> float | None:
+    if not xs:
+        return None
+    xs = sorted(xs)
+    return round(1000 * xs[min(len(xs) - 1, int(q * len(xs)))], 1)
+
+
+def proc_sample(pid: int) -> dict:
+    out: dict = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                out["rss_mb"] = round(int(line.split()[1]) / 1024, 1)
+        out["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        pass
+    try:
+        for line in Path("/proc/net/sockstat").read_text().splitlines():
+            if line.startswith("TCP:"):
+                parts = line.split()
+                kv = dict(zip(parts[1::2], parts[2::2]))
+                out["tcp_inuse"] = int(kv.get("inuse", 0))
+                out["tcp_mem_mb"] = round(int(kv.get("mem", 0)) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+    except OSError:
+        pass
+    return out
+
+
+async def run(srv: Server, args: argparse.Namespace) -> dict:
+    import httpx
+    from websockets.asyncio.client import connect
+
+    from boardlab.web.push import apply_update
+
+    base = srv.base
+    port = srv.port
+    wsbase = base.replace("http://", "ws://")
+    moves: list[float] = []
+    probes: list[float] = []
+    errors: list[str] = []
+    attack = {k: 0 for k in ("stuck_opened", "stuck_closed_by_server", "idle_opened", "idle_closed_by_server",
+                             "flood_messages", "flood_closed_by_server", "spectators_watching", "spectators_refused")}
+    stats = {"matches_created": 0, "games_finished": 0}
+    samples: list[dict] = []
+    stop = asyncio.Event()
+    t0 = time.monotonic()
+    match_ids: list[str] = []
+
+    async def until_stop(coro) -> bool:
+        """Await ``coro`` unless the soak ends first; True if it finished."""
+        task = asyncio.ensure_future(coro)
+        stopper = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
+        if not task.done():
+            task.cancel()
+            return False
+        return True
+
+    # -- playing clients ---------------------------------------------------------------------
+    async def player(i: int) -> None:
+        rng = random.Random(i)
+        addr = f"127.0.1.{1 + i % 250}"
+        await asyncio.sleep(args.ramp * i / max(1, args.players))
+        transport = httpx.AsyncHTTPTransport(local_address=addr)
+        limits = httpx.Limits(max_connections=4, max_keepalive_connections=2, keepalive_expiry=3.0)
+        async with httpx.AsyncClient(base_url=base, transport=transport, limits=limits, timeout=30) as http:
+            n = 0
+            while not stop.is_set():
+                r = await http.post("/api/matches", json={"game": args.game, "seed": 1000 * i + n})
+                n += 1
+                if r.status_code != 201:
+                    errors.append(f"create {r.status_code}: {r.text[:100]}")
+                    await until_stop(asyncio.sleep(5))
+                    continue
+                stats["matches_created"] += 1
+                body = r.json()
+                mid, tok = body["match"]["id"], body["seats"][0]["token"]
+                match_ids.append(mid)
+                async with connect(f"{wsbase}/api/matches/{mid}/ws", max_size=None, open_timeout=30,
+                                   local_addr=(addr, 0)) as ws:
+                    await ws.send(json.dumps({"type": "hello", "seat": 0, "token": tok}))
+                    snap = None
+                    while not stop.is_set():
+                        if snap is not None and snap["over"]:
+                            stats["games_finished"] += 1
+                            break
+                        if snap is not None and snap["acting"] == 0:
+                            t = time.perf_counter()
+                            r = await http.post(f"/api/matches/{mid}/actions", headers={"Authorization": f"Bearer {tok}"},
+                                                json={"seat": 0, "state_id": snap["state_id"],
+                                                      "index": rng.randrange(len(snap["actions"]))})
+                            moves.append(time.perf_counter() - t)
+                            if r.status_code != 200:
+                                errors.append(f"move {r.status_code}: {r.text[:100]}")
+                                snap = None
+                                await ws.send(json.dumps({"type": "hello", "seat": 0, "token": tok}))
+                            else:
+                                snap = r.json()
+                            continue
+                        recv = asyncio.ensure_future(ws.recv())
+                        if not await until_stop(recv):
+                            break
+                        msg = json.loads(recv.result())
+                        if msg["type"] == "snapshot":
+                            if snap is None or msg["state_id"] >= snap["state_id"]:
+                                snap = msg
+                        elif msg["type"] == "update":
+                            if snap is None or msg["state_id"] <= snap["state_id"]:
+                                continue
+                            if msg["from"] != snap["state_id"]:
+                                await ws.send(json.dumps({"type": "hello", "seat": 0, "token": tok}))
+                                continue
+                            snap = apply_update(snap, msg)
+                        elif msg["type"] == "error":
+                            errors.append(f"ws error {msg.get('status')}: {msg.get('detail')}")
+
+    async def guarded(i: int) -> None:
+        try:
+            await player(i)
+        except Exception as exc:
+            errors.append(f"player {i}: {type(exc).__name__}: {str(exc)[:100]}")
+
+    # -- idle spectators -------------------------------------------------------------------------
+    async def spectator(i: int) -> None:
+        addr = f"127.0.2.{1 + i // 8}"
+        await asyncio.sleep(args.ramp + 2 * i / max(1, args.spectators))
+        while not stop.is_set():
+            if not match_ids:
+                await until_stop(asyncio.sleep(1))
+                continue
+            mid = match_ids[i % len(match_ids)]
+            try:
+                async with connect(f"{wsbase}/api/matches/{mid}/ws", max_size=None, open_timeout=30,
+                                   local_addr=(addr, 0)) as ws:
+                    await ws.send(json.dumps({"type": "hello"}))
+                    first = json.loads(await ws.recv())
+                    if first["type"] != "snapshot":
+                        attack["spectators_refused"] += 1
+                        await until_stop(asyncio.sleep(5))
+                        continue
+                    attack["spectators_watching"] += 1
+                    while not stop.is_set():  # read, never send
+                        recv = asyncio.ensure_future(ws.recv())
+                        if not await until_stop(recv):
+                            return
+            except Exception:
+                await until_stop(asyncio.sleep(1))  # closed (its match ended or was unloaded): watch another
+
+    # -- never-reading sockets ------------------------------------------------------------------------
+    def raw_ws(addr: str, path: str) -> socket.socket:
+        import base64
+
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.bind((addr, 0))
+        s.settimeout(5)
+        s.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        s.sendall((f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                   f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        s.setblocking(False)
+        return s
+
+    def frame(text: str) -> bytes:
+        data = text.encode()
+        mask = os.urandom(4)
+        head = bytes([0x81, 0x80 | len(data)])
+        return head + mask + bytes(b ^ mask[k % 4] for k, b in enumerate(data))
+
+    HELLO = frame('{"type":"hello"}')
+
+    async def stuck(i: int) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(args.ramp)
+        while not stop.is_set():
+            if not match_ids:
+                await until_stop(asyncio.sleep(1))
+                continue
+            opened = time.monotonic()
+            try:
+                s = await loop.run_in_executor(None, raw_ws, "127.0.3.1", f"/api/matches/{match_ids[i % len(match_ids)]}/ws")
+            except OSError:
+                await until_stop(asyncio.sleep(1))
+                continue
+            attack["stuck_opened"] += 1
+            try:
+                while not stop.is_set():
+                    try:
+                        s.send(HELLO * 5)  # ask for snapshots, never read
+                    except BlockingIOError:
+                        pass
+                    except OSError:
+                        attack["stuck_closed_by_server"] += 1
+                        break
+                    await until_stop(asyncio.sleep(0.5))
+            finally:
+                s.close()
+            await until_stop(asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - opened))))
+
+    # -- idle TCP connections ------------------------------------------------------------------------
+    async def idle_conns() -> None:
+        await asyncio.sleep(args.ramp)
+        open_: list[asyncio.StreamWriter] = []
+        readers: list[asyncio.StreamReader] = []
+        while not stop.is_set():
+            # reap the ones the server closed
+            keep_w, keep_r = [], []
+            for r, w in zip(readers, open_):
+                if r.at_eof() or w.is_closing():
+                    attack["idle_closed_by_server"] += 1
+                    w.close()
+                else:
+                    keep_w.append(w)
+                    keep_r.append(r)
+            open_, readers = keep_w, keep_r
+            for _ in range(min(50, args.idle - len(open_))):
+                try:
+                    r, w = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.4.1", 0))
+                except OSError:
+                    attack["idle_closed_by_server"] += 1
+                    continue
+                attack["idle_opened"] += 1
+                open_.append(w)
+                readers.append(r)
+                asyncio.ensure_future(r.read())  # notices EOF / reset
+            await until_stop(asyncio.sleep(1))
+        for w in open_:
+            w.close()
+
+    # -- the flooder -------------------------------------------------------------------------------------
+    async def flooder() -> None:
+        await asyncio.sleep(args.ramp)
+        while not stop.is_set():
+            if not match_ids:
+                await until_stop(asyncio.sleep(1))
+                continue
+            try:
+                async with connect(f"{wsbase}/api/matches/{match_ids[0]}/ws", max_size=None, open_timeout=30,
+                                   local_addr=("127.0.5.1", 0)) as ws:
+                    async def drain() -> None:
+                        try:
+                            async for _ in ws:
+                                pass
+                        except Exception:  # closed by the server: the point of the exercise
+                            pass
+                    reader = asyncio.ensure_future(drain())
+                    while not stop.is_set() and not reader.done():
+                        await ws.send('{"type":"hello"}')
+                        attack["flood_messages"] += 1
+                        if attack["flood_messages"] % 50 == 0:
+                            await asyncio.sleep(0)
+                    reader.cancel()
+            except Exception:
+                pass
+            if not stop.is_set():
+                attack["flood_closed_by_server"] += 1
+            await until_stop(asyncio.sleep(1))
+
+    # -- probe and sampler ---------------------------------------------------------------------------------
+    async def probe() -> None:
+        transport = httpx.AsyncHTTPTransport(local_address="127.0.6.1")
+        async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30,
+                                     limits=httpx.Limits(keepalive_expiry=3.0)) as http:
+            while not stop.is_set():
+                t = time.perf_counter()
+                try:
+                    r = await http.get("/api/games")
+                    probes.append(time.perf_counter() - t)
+                    if r.status_code != 200:
+                        errors.append(f"probe {r.status_code}")
+                except Exception as exc:
+                    errors.append(f"probe: {type(exc).__name__}")
+                await until_stop(asyncio.sleep(0.2))
+
+    async def sampler() -> None:
+        while not stop.is_set():
+            samples.append({"t_s": round(time.monotonic() - t0), **proc_sample(srv.proc.pid)})
+            await until_stop(asyncio.sleep(args.sample_every))
+        samples.append({"t_s": round(time.monotonic() - t0), **proc_sample(srv.proc.pid)})
+
+    tasks = [asyncio.ensure_future(guarded(i)) for i in range(args.players)]
+    tasks += [asyncio.ensure_future(spectator(i)) for i in range(args.spectators)]
+    tasks += [asyncio.ensure_future(stuck(i)) for i in range(args.stuck)]
+    tasks += [asyncio.ensure_future(idle_conns()), asyncio.ensure_future(flooder()),
+              asyncio.ensure_future(probe()), asyncio.ensure_future(sampler())]
+    await asyncio.sleep(args.seconds)
+    stop.set()
+    await asyncio.wait(tasks, timeout=40)
+    for t in tasks:
+        t.cancel()
+    return {
+        "game": args.game, "seconds": args.seconds, "bot_delay_s": args.bot_delay,
+        "players": args.players, "spectators": args.spectators, "stuck": args.stuck, "idle": args.idle,
+        **stats, "errors": len(errors), "error_samples": sorted(set(errors))[:8],
+        "moves": len(moves), "move_ms_p50": pct(moves, 0.5), "move_ms_p99": pct(moves, 0.99),
+        "probes": len(probes), "probe_ms_p50": pct(probes, 0.5), "probe_ms_p99": pct(probes, 0.99),
+        "attackers": attack, "samples": samples,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=600.0, help="length of the soak (at most 3600)")
+    ap.add_argument("--players", type=int, default=100)
+    ap.add_argument("--spectators", type=int, default=200)
+    ap.add_argument("--stuck", type=int, default=50)
+    ap.add_argument("--idle", type=int, default=300)
+    ap.add_argument("--game", default="dungeons-jewel")
+    ap.add_argument("--bot-delay", type=float, default=0.8)
+    ap.add_argument("--ramp", type=float, default=20.0, help="seconds over which the players start")
+    ap.add_argument("--sample-every", type=float, default=10.0)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    if not 0 < args.seconds <= 3600 or not 0 <= args.players <= 250 or not 0 <= args.spectators <= 2000 \
+            or not 0 <= args.stuck <= 500 or not 0 <= args.idle <= 2000:
+        ap.error("--seconds 0..3600, --players 0..250, --spectators 0..2000, --stuck 0..500, --idle 0..2000")
+    with Server(bot_delay=args.bot_delay) as srv:  # the server's default limits: nothing lifted
+        out = asyncio.run(run(srv, args))
+        out["server_cpu_s"] = round(srv.cpu_seconds(), 1)
+        out["loadavg_1min_at_end"] = round(os.getloadavg()[0], 2)
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    samples = out.pop("samples")
+    for k, v in out.items():
+        print(f"{k:>22}: {v}")
+    print(f"{'t_s':>6} {'rss_mb':>8} {'fds':>6} {'tcp_inuse':>10} {'tcp_mem_mb':>11}")
+    for s in samples:
+        print(f"{s.get('t_s', ''):>6} {s.get('rss_mb', ''):>8} {s.get('fds', ''):>6} {s.get('tcp_inuse', ''):>10} {s.get('tcp_mem_mb', ''):>11}")
+
+
+if __name__ == "__main__":
+    main()
