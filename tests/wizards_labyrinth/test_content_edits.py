@@ -36,11 +36,11 @@ def watch(variant: str | None = None, **options) -> tuple[set[str], set[str], se
 def test_removed_cards_and_tiles_are_never_in_play():
     wizard, loot, rooms = watch()
     assert "Troll" in wizard and "Short Sword" in loot and (-1, -1) in rooms  # so the checks below can fail
-    game = make("wizards-labyrinth", variant="final+without:wizard:Troll+without:loot:short-sword+without:room:-1/-1")
-    assert game.config()["options"] == {"content_edits": {"remove": ["wizard:Troll", "loot:Short Sword", "room:-1/-1"]}}
+    game = make("wizards-labyrinth", variant="final+without:card:Troll+without:loot:short-sword+without:room:-1/-1")
+    assert game.config()["options"] == {"content_edits": {"remove": ["card:Troll", "loot:Short Sword", "room:-1/-1"]}}
     assert "Troll" not in game.deck_cards and "Short Sword" not in game.content.loot_deck
     assert (-1, -1) not in game.content.rooms and len(game.content.rooms) == 43
-    wizard, loot, rooms = watch("final+without:wizard:Troll+without:loot:short-sword+without:room:-1/-1")
+    wizard, loot, rooms = watch("final+without:card:Troll+without:loot:short-sword+without:room:-1/-1")
     assert "Troll" not in wizard and "Goblin" in wizard
     assert "Short Sword" not in loot and "Shield" in loot
     assert (-1, -1) not in rooms and (1, 1) in rooms
@@ -48,8 +48,8 @@ def test_removed_cards_and_tiles_are_never_in_play():
 
 def test_added_and_replaced_content():
     edits = {"add": {"loot:Axe": {"type": "equipment", "slot": "sword", "combat": 3, "copies": 6},
-                     "room:2/2": {"draw": 2, "mana": 2, "copies": 5}, "wizard:Dragon": 2},
-             "replace": {"loot:Shield": {"save": 4}, "wizard:Orc": "Goblin"}}
+                     "room:2/2": {"draw": 2, "mana": 2, "copies": 5}, "card:Dragon": 2},
+             "replace": {"loot:Shield": {"save": 4}, "card:Orc": "Goblin"}}
     game = make("wizards-labyrinth", options={"content_edits": edits})
     c = game.content
     assert c.loot_deck.count("Axe") == 6 and c.loot_cards["Axe"].combat == 3 and c.loot_cards["Shield"].save == 4

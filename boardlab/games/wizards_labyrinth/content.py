@@ -21,7 +21,7 @@ LOOT_EFFECTS = ("heal", "boost", "sprint")
 SLOTS = ("sword", "boots", "other")
 #: The kinds of content a content edit may name (``Game.content_kinds``; :mod:`boardlab.engine.content_edits`).
 CONTENT_KINDS = {
-    "wizard": "a wizard card, named as in wizard_deck.json, e.g. wizard:Fireball",
+    "card": "a wizard card, named as in wizard_deck.json, e.g. card:Fireball (as its action tag)",
     "loot": "a loot card, named as in loot_deck.json, e.g. loot:Long Sword",
     "room": "a room tile, named DRAW/MANA by its two values, e.g. room:1/-1",
 }
@@ -117,7 +117,7 @@ def load_wizard_deck(path: Path, edits: Any = None) -> tuple[dict[str, WizardCar
     cards: dict[str, WizardCard] = {}
     deck: list[str] = []
     raw = _cards(path)
-    for c in edits.apply_entries("wizard", raw, key="name", count="copies") if edits else raw:
+    for c in edits.apply_entries("card", raw, key="name", count="copies") if edits else raw:
         where = f"{path}: card {c['name']!r}"
         kind = _need(c, "type", str, where)
         if kind not in ("monster", "trap", "spell"):
