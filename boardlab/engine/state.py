@@ -188,6 +188,71 @@ def win_results(players: int, winners: Sequence[int], reason: str) -> Results:
 _BASE_SLOTS = ("game", "rng", "turn", "decisions", "truncated", "stack", "_log", "_log_len", "_legal", "_seed", "_hist")
 
 
+def _target_keys(scene: dict[str, Any], target: str, seat: int | None) -> list[str]:
+    """The click ids of ``scene`` that ``target`` points at (see :meth:`State.why_not`), exact one first.
+
+    A cell or node brings the items standing on it, and an item its cell or
+    node: they are the same place to a player.  Empty when nothing matches.
+    """
+    low = target.lower()
+    exact: str | None = None
+    place: dict[str, list[str]] = {}  # cell/node click id -> item click ids on it
+    where: dict[str, str] = {}  # item click id -> cell/node click id
+    named: dict[str, str] = {}  # lower-case square/node name -> click id (first board wins)
+    for board in scene.get("boards") or ():
+        bid = str(board.get("id", ""))
+        if board.get("kind") == "grid":
+            cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
+            cl, rl = board.get("col_labels"), board.get("row_labels")
+            for y in range(rows):
+                for x in range(cols):
+                    key = f"{bid}:{x},{y}"
+                    place[key] = []
+                    if cl and rl and x < len(cl) and y < len(rl):
+                        named.setdefault(f"{cl[x]}{rl[y]}".lower(), key)
+            for it in board.get("items") or ():
+                key = f"{bid}:{it.get('x')},{it.get('y')}"
+                if key in place:
+                    place[key].append(f"item:{it.get('id')}")
+                    where[f"item:{it.get('id')}"] = key
+        else:
+            for n in board.get("nodes") or ():
+                key = f"{bid}:{n.get('id')}"
+                place[key] = []
+                for name in (n.get("label"), n.get("id")):
+                    if name not in (None, ""):
+                        named.setdefault(str(name).lower(), key)
+            for it in board.get("items") or ():
+                key = f"{bid}:{it.get('node')}"
+                if key in place:
+                    place[key].append(f"item:{it.get('id')}")
+                    where[f"item:{it.get('id')}"] = key
+    cards: dict[str, str] = {}
+    twins: dict[str, list[str]] = {}  # a card in the seat's own hand -> the copies of it there
+    for panel in scene.get("panels") or ():
+        for c in panel.get("cards") or ():
+            key = f"card:{c.get('id')}"
+            cards[key] = key
+            if seat is not None and panel.get("seat") == seat and not c.get("face_down"):
+                name = str(c.get("name", "")).lower()
+                cards.setdefault(name, key)
+                twins.setdefault(name, []).append(key)
+                twins[key] = twins[name]
+    if target in place or target in where or target in cards:
+        exact = target
+    elif low in named:
+        exact = named[low]
+    elif low in cards:
+        exact = cards[low]
+    if exact is None:
+        return []
+    if exact in where:
+        return [exact, where[exact]]
+    if exact in cards:  # copies of one card in hand are the same choice
+        return [exact, *(k for k in twins.get(exact, ()) if k != exact)]
+    return [exact, *place.get(exact, ())]
+
+
 class State:
     """Base class of a game state.  See the module docstring for the hooks."""
 
@@ -460,6 +525,48 @@ class State:
             "prompt": self.stack[-1].kind if self.stack else None,
             "state": self._view(seat),
         }
+
+    def why_not(self, seat: int | None, target: str) -> str | None:
+        """Why ``seat`` cannot use ``target`` now, in words; ``None`` when a legal action uses it.
+
+        ``target`` is what a player points at, named as the game's scene names
+        it: a click id (``"main:3,2"``, ``"ring:r4"``, ``"item:a7"``,
+        ``"card:h2"``), a square or node name as the boards' axes and labels
+        spell it (``"c4"``, ``"NT"``, any case) or the name of a card in the
+        seat's own hand.  A name the scene does not know raises
+        :class:`InvalidOptionError`.
+
+        The answer comes from the scene of ``seat``'s own view (with the legal
+        actions only when ``seat`` is acting), so it tells nothing the view
+        does not: ``None`` when some legal action's target clicks ``target``
+        (an item counts as the square or node it stands on); else the game's
+        reason from the scene's ``why_not`` map (see
+        :mod:`boardlab.engine.scene`); else "it is not your turn" or the
+        generic "not a legal choice now".
+        """
+        self._check_seat(seat)
+        if not isinstance(target, str) or not target.strip():
+            raise InvalidOptionError(f"a target must be a square, piece or card name, got {_short(target)}")
+        if self.is_over():
+            return "the game is over"
+        acting = self.current_seat()
+        mine = seat is not None and seat == acting
+        scene = self.game.scene(self.view(seat), self.legal_actions() if mine else ())
+        keys = _target_keys(scene, target.strip(), seat)
+        if not keys:
+            raise InvalidOptionError(f"{_short(target)} names no square, piece or card of this {self.game.name} position")
+        for t in scene.get("targets") or ():
+            if any(c in keys for c in t.get("clicks") or ()):
+                return None
+        reasons = scene.get("why_not") or {}
+        for key in keys:
+            if key in reasons:
+                return str(reasons[key])
+        if seat is None:
+            return "a spectator does not act"
+        if not mine:
+            return "it is not your turn"
+        return "not a legal choice now"
 
     # -- event log -------------------------------------------------------
     def emit(

@@ -40,6 +40,137 @@ def _skill_text(skill, maxs) -> str:
     return ", ".join(parts) if parts else "green"
 
 
+WINDOW_WORDS = {"attack": "when one of your pieces is attacked", "after_dice": "after the dice of an attack on you",
+                "card": "when your opponent plays a card", "own": "on your own turn"}
+
+
+def _names(text: str) -> str:
+    """``"2GG"`` -> ``"2 any + 2 Gnar"``."""
+    from .content import DOMAIN_NAMES, parse_cost
+
+    cost = parse_cost(text)
+    parts = ([f"{cost[0]} any"] if cost[0] else []) + [f"{n} {DOMAIN_NAMES[d]}" for d, n in zip(DOMAINS, cost[1:]) if n]
+    return " + ".join(parts) or "nothing"
+
+
+def _held(pool: list[int]) -> str:
+    from .content import DOMAIN_NAMES
+
+    return ", ".join(f"{n} {DOMAIN_NAMES[d]}" for d, n in zip(DOMAINS, pool) if n) or "no skill"
+
+
+def card_reason(game, s: dict[str, Any], seat: int, name: str) -> str:
+    """Why the card ``name`` in ``seat``'s hand cannot be played now, from the seat's view ``s`` only
+    (called for a card no legal action plays: the first rule it breaks, in the order a player checks)."""
+    c = game.cards[name]
+    p = s["prompt"]
+    if p is not None:
+        if p["kind"] in ("card_window", "attack_window", "after_dice"):
+            window = {"card_window": "card", "attack_window": "attack", "after_dice": "after_dice"}[p["kind"]]
+            if c.type != "technique" or window not in c.windows:
+                return f"only a technique that answers {WINDOW_WORDS[window].replace('when ', '')} can be played now"
+            return "no legal target for it in this response (see the card's text)"
+        return "finish the current decision first: " + PROMPTS.get(p["kind"], p["kind"]).lower()
+    if c.type == "technique" and "own" not in c.windows:
+        return "a technique played only in response, " + " or ".join(WINDOW_WORDS[w] for w in c.windows)
+    if (c.major or c.type == "strategy") and s["major_used"]:
+        return "playing it is a major action, and you used this turn's major action"
+    limit = game.option_values.get("trainings_per_turn", 0)
+    if c.type == "training" and limit and s["trained"] >= limit:
+        return f"you already played {limit} Training card{'s' if limit > 1 else ''} this turn"
+    cost = c.cost
+    pool = [0] * 5
+    for a in s["armies"]:
+        if a["seat"] == seat:
+            pool = [x + y for x, y in zip(pool, a["skill"])]
+    if sum(cost) and (any(pool[d] < cost[d + 1] for d in range(5)) or sum(pool) < sum(cost)):
+        return f"it costs {_names(cost_text(cost))} and your pieces hold {_held(pool)}"
+    if c.type == "leader":
+        return ("no target: a Leader joins one of your armies (not the General) without a leader, played through a"
+                " piece that stands on or threatens it and can pay" + (f" {_names(cost_text(cost))}" if sum(cost) else ""))
+    if c.restriction == "leader" and c.type in ("maneuver", "technique"):
+        return "no target: it is played through one of your pieces that has a ready leader"
+    if sum(cost):
+        return (f"no target: it is played through one of your pieces with skill onto a square it threatens (or its own),"
+                f" and the armies on or threatening that square must pay {_names(cost_text(cost))}")
+    return "no target for it now"
+
+
+def _piece_reason(game, s: dict[str, Any], seat: int, a: dict[str, Any], side: str) -> str:
+    if a["seat"] != seat:
+        return f"that is {side}'s {B.PIECE_NAMES[a['kind']]}, and none of your moves or cards can reach it now"
+    what = f"your {B.PIECE_NAMES[a['kind']]}"
+    if s["phase"] == "opp2":
+        if a["skill"] == a["max"] and not (a["leader"] and a["spent"]):
+            return (f"you already moved this turn; {what} has all its skill and no spent leader, so it has nothing"
+                    " to rest (rest another army or end the turn)")
+        return f"you already moved this turn, and {what} cannot rest (a card forbids it)"
+    if a["calmed"]:
+        return f"{what} cannot move or attack this turn (Unholy Bloodthirst)"
+    return f"{what} has no legal move from here now"
+
+
+def why_not_map(game, view: dict[str, Any], actions: Sequence[tuple], hand_ids: dict[str, str],
+                used: set[str]) -> tuple[dict[str, str], dict[str, str], str]:
+    """Reasons for the acting seat's unusable cards, pieces and squares (click id -> reason), the
+    reasons by card name, and a one-line hint for the decision; all from the seat's view."""
+    s = view["state"]
+    seat = view.get("seat")
+    out: dict[str, str] = {}
+    by_card: dict[str, str] = {}
+    if seat is None or view.get("acting") != seat or view.get("over"):
+        return out, by_card, ""
+    p = s["prompt"]
+    if p is not None and p["kind"] == "setup":
+        return out, by_card, _setup_hint(game, seat)
+    for name, click in hand_ids.items():
+        if click not in used:
+            by_card[name] = out[click] = card_reason(game, s, seat, name)
+    side = SEATS[1 - seat].capitalize()
+    for a in s["armies"]:
+        click = _cell(a["sq"])
+        if click not in used:
+            out[click] = (("finish the current decision first: " + PROMPTS.get(p["kind"], p["kind"]).lower())
+                          if p is not None and a["seat"] == seat else _piece_reason(game, s, seat, a, side))
+    occupied = {a["sq"] for a in s["armies"]}
+    for sq in range(64):
+        click = _cell(sq)
+        if sq not in occupied and click not in used:
+            out[click] = ("finish the current decision first: " + PROMPTS.get(p["kind"], p["kind"]).lower() if p is not None
+                          else "none of your pieces can move there now" if s["phase"] == "opp1"
+                          else "you already moved this turn (rest an army, play a card or end the turn)")
+    hint = ""
+    kinds = {act[0] for act in actions}
+    if p is None and kinds <= {"end", "pass"} and actions:
+        rest = ("no army of yours has spent skill or a spent leader to rest" if s["phase"] == "opp2"
+                else "no piece of yours can move")
+        why: dict[str, int] = {}
+        for r in by_card.values():
+            key = ("too costly for your skill" if r.startswith("it costs") else "played only in response" if r.startswith("a technique")
+                   else "major action used" if "major action" in r else "Training limit reached" if "Training" in r
+                   else "no target")
+            why[key] = why.get(key, 0) + 1
+        cards = (f"; none of the {len(by_card)} cards in hand can be played ("
+                 + ", ".join(f"{n} {k}" for k, n in why.items()) + ")") if by_card else ""
+        only = "end the turn" if s["phase"] == "opp2" else "pass"
+        hint = f"You can only {only}: {rest}{cards}."
+    return out, by_card, hint
+
+
+def _setup_hint(game, seat: int) -> str:
+    from .content import DOMAIN_NAMES
+
+    need = [0] * 5
+    for n in game.deck_lists[seat]:
+        c = game.cards.get(n)
+        if c is not None:
+            need = [x + y for x, y in zip(need, c.cost[1:])]
+    order = sorted(range(5), key=lambda d: (-need[d], d))
+    top = ", ".join(f"{DOMAIN_NAMES[DOMAINS[d]]} {need[d]}" for d in order if need[d])
+    return ("Your General starts with 3 skill points; each pays one point of that domain toward card costs"
+            + (f" (your deck's costs ask for {top})" if top else "") + ".")
+
+
 def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
     s = view["state"]
     cells = []
@@ -135,6 +266,13 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         if clicks:
             label = f"{B.square_name(act[1])} to {B.square_name(act[2])}" if k == "move" else ""
             targets.append({"action": i, "clicks": clicks, "label": label})
+    used = {c for t in targets for c in t["clicks"]}
+    why_not, card_why, hint = why_not_map(game, view, actions, hand_ids, used)
+    for panel in panels:
+        if panel["seat"] == seat:
+            for c in panel["cards"]:
+                if c["name"] in card_why:
+                    c["why_not"] = card_why[c["name"]]
     phase = {"opp1": "First Opportunity / Move", "opp2": "Second Opportunity / Rest", "setup": "Setup",
              "moving": "Move", "over": "Game over"}.get(s["phase"], s["phase"])
     prompt = ""
@@ -156,4 +294,6 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
                     "cells": cells, "items": items}],
         "panels": panels,
         "targets": targets,
+        "why_not": why_not,
+        **({"hint": hint} if hint else {}),
     }

@@ -112,8 +112,16 @@ def describe(st: "ArmiesRules", action: tuple) -> str:
         return f"the General loses a {DOMAIN_NAMES[action[1]]} point"
     if k == "discard":
         return f"discard {action[1]}"
-    if k == "skills":
-        return "General skill " + "+".join(DOMAIN_NAMES[c] for c in action[1])
+    if k == "skills":  # grouped: all three in one domain, two and one, or three different
+        combo = action[1]
+        doms = sorted(set(combo), key=combo.index)
+        if len(doms) == 1:
+            return f"General skill: all 3 in {DOMAIN_NAMES[doms[0]]}"
+        if len(doms) == 2:
+            two = max(doms, key=combo.count)
+            one = doms[1] if two == doms[0] else doms[0]
+            return f"General skill: 2 {DOMAIN_NAMES[two]} + 1 {DOMAIN_NAMES[one]}"
+        return "General skill: 1 each in " + ", ".join(DOMAIN_NAMES[c] for c in doms)
     return " ".join(str(x) for x in action)
 
 
