@@ -10,6 +10,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardlab.engine import BoardlabError, ContentError, State, make
 from boardlab.engine.content_edits import OPTION_KEY, ContentEditError, ContentEdits, Edit, slug
@@ -250,3 +252,23 @@ def test_cli_unknown_name_is_exit_2_and_one_line():
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0
     assert "dungeons-jewel has no item 'glvoes'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# -- property: any removals and additions give exactly the expected deck, and replay ----------------------
+
+DJ_ITEMS = ("spike_boots", "fire_cloak", "wall_spell", "broadsword", "gloves", "helmet")
+
+
+@settings(max_examples=30, deadline=None)
+@given(removed=st.sets(st.sampled_from(DJ_ITEMS)), added=st.dictionaries(st.sampled_from(DJ_ITEMS), st.integers(1, 5)))
+def test_any_removals_and_additions_give_the_expected_deck_and_replay(removed, added):
+    added = {k: v for k, v in added.items() if k not in removed}
+    tokens = [f"without:item:{r}" for r in sorted(removed)] + [f"with:item:{k}*{v}" for k, v in sorted(added.items())]
+    game = make("dungeons-jewel", players=2, variant="+".join(["rulebook", *tokens]))
+    deck = game.content.treasure_deck()
+    for item in DJ_ITEMS:
+        assert deck.count(item) == (0 if item in removed else 2 + added.get(item, 0))
+    assert len(deck) == 32 - 2 * len(removed) + sum(added.values())
+    again = make("dungeons-jewel", players=2, variant="rulebook", options=game.config()["options"])
+    assert again.config() == game.config() and again.content == game.content
+    assert again.new_state(seed=3).to_json() == game.new_state(seed=3).to_json()
