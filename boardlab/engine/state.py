@@ -189,7 +189,8 @@ _BASE_SLOTS = ("game", "rng", "turn", "decisions", "truncated", "stack", "_log",
 
 
 def _target_keys(scene: dict[str, Any], target: str, seat: int | None) -> list[str]:
-    """The click ids of ``scene`` that ``target`` points at (see :meth:`State.why_not`), exact one first.
+    """The click ids of ``scene`` that ``target`` points at (see :meth:`State.why_not`), in the order
+    their reasons are looked up: an item or card first, a square after the items standing on it.
 
     A cell or node brings the items standing on it, and an item its cell or
     node: they are the same place to a player.  Empty when nothing matches.
@@ -250,7 +251,7 @@ def _target_keys(scene: dict[str, Any], target: str, seat: int | None) -> list[s
         return [exact, where[exact]]
     if exact in cards:  # copies of one card in hand are the same choice
         return [exact, *(k for k in twins.get(exact, ()) if k != exact)]
-    return [exact, *place.get(exact, ())]
+    return [*place.get(exact, ()), exact]  # what stands on a square is what a player points at
 
 
 class State:

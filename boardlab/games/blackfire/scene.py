@@ -160,6 +160,11 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         clicks = _clicks(castle, a)
         if clicks:
             targets.append({"action": i, "clicks": clicks, "label": _label(castle, a)})
+    why_not = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
+    for panel in panels:
+        for c in panel["cards"]:
+            if f"card:{c['id']}" in why_not:
+                c["why_not"] = why_not[f"card:{c['id']}"]
     prompt = st.get("prompt")
     if st["phase"] == "place":
         ask = PROMPTS["place"]
@@ -174,7 +179,94 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "boards": [{"id": "main", "kind": "grid", "cols": w, "rows": castle.height, **chess_axes(w, castle.height), "cells": cells, "walls": walls, "items": items}],
         "panels": panels,
         "targets": targets,
+        "why_not": why_not,
     }
+
+
+def why_not_map(game: Any, view: dict[str, Any], used: set[str]) -> dict[str, str]:
+    """Why the acting seat cannot use each piece, card or square no legal action's target clicks
+    (click id -> reason), from its view only; empty for a seat that is not acting."""
+    castle = game.castle
+    st = view["state"]
+    seat = view.get("seat")
+    out: dict[str, str] = {}
+    if seat is None or view.get("acting") != seat or view.get("over"):
+        return out
+    w = castle.width
+    sq = lambda x, y: cell_id("main", x, y)  # noqa: E731
+    if st["phase"] == "place":
+        mine = {tuple(c) for c in st.get("my_placements", [])}
+        placeable = castle.placeable_set
+        for i, ch in enumerate(castle.chars):
+            click = sq(i % w, i // w)
+            if click in used:
+                continue
+            if (i % w, i // w) in mine:
+                out[click] = "you already placed a token there"
+            elif ch == "#":
+                out[click] = "nothing can enter it (solid rock)"
+            elif i not in placeable:
+                out[click] = ("tokens go on free squares: not a treasure room, a start or an exit, and not cut off"
+                              " from the green start")
+        return out
+    prompt = st.get("prompt")
+    side = st.get("side")
+    ask = (PROMPTS.get(prompt["kind"], prompt["kind"]).split(":")[0].lower() if prompt else "")
+    pending = f"first answer the {ask} prompt" if prompt else ""
+    units = st["units"]
+    sorc = next(u for u in units if u["side"] == side and u["kind"] == "sorcerer")
+    for u in units:
+        what = f"{u['side']}'s {u['kind']}"
+        if u["cell"] is None:
+            click = f"card:dead-{u['id']}"
+            if click in used:
+                continue
+            if u["side"] != side:
+                out[click] = f"that is {what}, not yours"
+            elif prompt:
+                out[click] = pending
+            elif u["kind"] == "sorcerer":
+                out[click] = f"your sorcerer respawns by itself in {u['respawn']} of your turns" if u["respawn"] is not None \
+                    else "your sorcerer is dead"
+            elif sorc["cell"] is None:
+                out[click] = "only your sorcerer revives, and it is dead"
+            elif sorc["orb"]:
+                out[click] = "your sorcerer carries the Orb, and the Orb carrier cannot revive"
+            elif sorc["moved"]:
+                out[click] = "your sorcerer already acted this turn (reviving is its action)"
+            else:
+                out[click] = "no free square next to your sorcerer to revive it on"
+            continue
+        click = f"item:u{u['id']}"
+        if click in used:
+            continue
+        if prompt:
+            out[click] = pending if u["side"] == side else (
+                f"that is {what}, and it cannot be chosen in this prompt" if prompt["kind"] in ("shoot", "displace")
+                else pending)
+        elif u["side"] != side:
+            out[click] = f"that is {what}, not yours" + (" (a defensive warrior: only the Orb carrier may attack it)"
+                                                          if u["stance"] == "defensive" else "")
+        elif u["moved"]:
+            out[click] = f"your {u['kind']} already moved this turn"
+        elif u["stance"] == "defensive":
+            out[click] = ("a warrior in defensive stance cannot move; "
+                          + ("switch its stance first (in the action list: only before any unit acts)" if st["stance_open"]
+                             else "its stance can change only before any unit acts in a turn"))
+        else:
+            out[click] = f"your {u['kind']} has no square it can reach this turn"
+    orb = st.get("orb")
+    if orb and orb["cell"] is not None and "item:orb" not in used:
+        out["item:orb"] = pending or "only a sorcerer that stands on the Orb takes it (move your sorcerer onto it)"
+    for i, ch in enumerate(castle.chars):
+        click = sq(i % w, i // w)
+        if click in used:
+            continue
+        if ch == "#":
+            out[click] = "nothing can enter it (solid rock)"
+        else:
+            out[click] = pending or "none of your units can end a move there this turn"
+    return out
 
 
 def _clicks(castle: Any, a: tuple) -> list[str]:
