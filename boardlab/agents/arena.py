@@ -253,7 +253,7 @@ def read_log(path: "str | os.PathLike[str]", header: dict[str, Any]) -> dict[int
                 winners=tuple(int(x) for x in row["winners"]), truncated=bool(row["truncated"]),
                 reason=str(row["reason"]), turns=int(row["turns"]), decisions=int(row["decisions"]),
                 roles=tuple(str(x) for x in row["roles"]))
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, OverflowError):  # (OverflowError: int() of Infinity)
             if n == len(lines) or (n == len(lines) - 1 and not lines[-1].strip()):
                 continue  # the last line was cut short
             raise SaveFileError(f"{os.fspath(path)} line {n} is not a game record") from None

@@ -22,6 +22,19 @@ def _results(run) -> list:
         raise SaveFileError(f"{run.results_path} cannot be read ({type(exc).__name__}: {first})") from None
 
 
+def _label(path: str, run) -> str:
+    """``PATH: game (variant, N players...)`` from the run's manifest; a manifest without a run's config is a one-line error."""
+    from boardlab.engine.errors import SaveFileError
+    from boardlab.playtest.report import heading
+
+    manifest = run.read_manifest()
+    try:
+        return f"{path}: {heading(manifest['config'])}"
+    except (KeyError, TypeError, AttributeError, ValueError):
+        raise SaveFileError(f"{run.manifest_path} is not a playtest run manifest (its 'config' lacks the game, variant "
+                            "or players)") from None
+
+
 @click.command("compare")
 @click.argument("run_a", type=click.Path(exists=True, file_okay=False))
 @click.argument("run_b", type=click.Path(exists=True, file_okay=False))
@@ -33,13 +46,11 @@ def command(run_a: str, run_b: str, as_json: bool, html_path: str | None) -> Non
     from pathlib import Path
 
     from boardlab.playtest.compare import compare_rows, html_comparison, markdown_comparison
-    from boardlab.playtest.report import heading
     from boardlab.playtest.store import RunDir
 
     a, b = RunDir(run_a), RunDir(run_b)
     result = compare_rows(_results(a), _results(b))
-    label_a = f"{run_a}: {heading(a.read_manifest()['config'])}"
-    label_b = f"{run_b}: {heading(b.read_manifest()['config'])}"
+    label_a, label_b = _label(run_a, a), _label(run_b, b)
     out = html_comparison(label_a, label_b, result, html_path or Path(run_b) / "comparison.html")
     result["html"] = str(out)
     if as_json:

@@ -374,6 +374,8 @@ def _action_id(action: Any) -> int:
 
     (pybind11 would turn ``True`` into id 1 and raise a bare ``TypeError`` for ``1.7`` or ``"1"``.)
     """
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        action = action[()]  # a 0-d integer array, as PettingZoo accepts
     if not isinstance(action, (bool, np.bool_)):
         if isinstance(action, (int, np.integer)) and -(1 << 63) <= int(action) < 1 << 63:
             return int(action)

@@ -160,3 +160,24 @@ def test_a_saved_game_with_a_byte_order_mark_still_replays(run, tmp_path):
     doc["seed"] = 10**41  # longer than any seed boardlab writes
     (tmp_path / "big.json").write_text(json.dumps(doc))
     assert_usage_error(run("replay", "big.json"))
+
+
+def test_fuzz_findings_end_in_one_line(run, tmp_path):
+    # found by scripts/fuzz_files.py: a deck count of 5,000 digits, a compare manifest without 'game' in its config,
+    # an arena log row with Infinity; each was a traceback
+    deck = tmp_path / "d.deck"
+    deck.write_text("9" * 5000 + " Teachings of Tor\n")
+    assert_usage_error(run("simulate", "armies", "--games", "1", "--option", f"white_deck={deck}"))
+    _playtest(run, "a")
+    _playtest(run, "b")
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    del manifest["config"]["game"]
+    (tmp_path / "b" / "manifest.json").write_text(json.dumps(manifest))
+    assert_usage_error(run("compare", "a", "b"))
+    r = run("arena", "toy", "--agents", "random,first", "--games", "2", "--log", "log.jsonl")
+    assert r.exit_code == 0, r.output
+    lines = (tmp_path / "log.jsonl").read_text().splitlines()
+    row = json.loads(lines[1])
+    row["turns"] = float("inf")
+    (tmp_path / "log.jsonl").write_text("\n".join([lines[0], json.dumps(row), *lines[2:]]) + "\n")
+    assert_usage_error(run("arena", "toy", "--agents", "random,first", "--games", "4", "--log", "log.jsonl"))

@@ -263,7 +263,7 @@ def parse_deck(text: str, cards: dict[str, Card], source: str = "<deck>") -> Dec
         if line.lower().startswith("deck:"):
             name = line[5:].strip() or name
             continue
-        m = re.match(r"^(\d+)\s*x?\s+(.+)$", line)
+        m = re.match(r"^(\d{1,9})\s*x?\s+(.+)$", line)  # (a count of 10+ digits is no count: refused)
         if m is None:
             raise ContentError(f"deck {source} line {lineno}: expected '<count> <card name>', got {line!r}")
         count, card = int(m.group(1)), m.group(2).strip()
