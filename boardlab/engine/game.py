@@ -321,6 +321,7 @@ class Game:
             "chance": cls.chance,
             "hidden_information": cls.hidden_information,
             "rules_doc": cls.rules_doc,
+            "content_kinds": dict(cls.content_kinds),
         }
 
     # -- hooks ------------------------------------------------------------
