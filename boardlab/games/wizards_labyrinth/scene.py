@@ -116,6 +116,12 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     elif prompt and prompt["kind"] == "place":
         panels.append({"title": f"Tokens of {prompt.get('card')} to place", "rows": [], "cards": [
             {"id": f"tok-{k}", "name": {"X": "blank", "T": "trap"}.get(k, f"level {k[1:]} monster")} for k in sorted(set(prompt["tokens"]))]})
+    targets = _targets(st, actions, cid)
+    why_not = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
+    for panel in panels:
+        for card in panel.get("cards") or ():
+            if f"card:{card['id']}" in why_not:
+                card["why_not"] = why_not[f"card:{card['id']}"]
     acting = view.get("acting")
     status = status_line(view, names)
     if not view.get("over"):
@@ -127,8 +133,124 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "boards": [{"id": "main", "kind": "grid", "cols": n, "rows": n, **chess_axes(n, n, upper=True), "cells": cells, "walls": walls, "items": items},
                    _wheel(st["wizard"])],
         "panels": panels,
-        "targets": _targets(st, actions, cid),
+        "targets": targets,
+        "why_not": why_not,
     }
+
+
+def _placeable_text(game: Any, st: dict[str, Any], c: int, token: str | None = None) -> str | None:
+    """Why no token (or ``token``) may go on tile ``c``, from the view, or None if one may."""
+    heroes = {h["pos"] for h in st["heroes"] if h["alive"]}
+    n = len(st["tokens"][c])
+    if st["tiles"][c]["state"] == "removed":
+        return "the tile was destroyed by the wizard's rage"
+    if c in heroes:
+        return "a hero stands there: tokens never go on a hero's tile"
+    if n >= game.token_limit:
+        return f"the tile holds {n} tokens, the most one tile may hold ({game.token_limit})"
+    if c == st["tower"] and not st["tower_open"]:
+        return "the tower takes tokens only once the heroes have taken the keys"
+    if c == st["tower"] and token == "T":
+        return "no trap goes in the tower"
+    return None
+
+
+def _wizard_card_reason(game: Any, st: dict[str, Any], name: str) -> str:
+    card = game.content.wizard_cards[name]
+    left = st["wizard"]["mana_left"]
+    if card.cost > left:
+        return f"it costs {card.cost} mana and you have {left} left this turn"
+    living = [h for h in st["heroes"] if h["alive"]]
+    if card.type != "spell":
+        token = card.tokens()[0]
+        if all(_placeable_text(game, st, c, token) for c in range(len(st["tiles"]))):
+            return (f"no tile can take its tokens: every tile has a hero on it, holds {game.token_limit} tokens"
+                    " (the limit) or is destroyed")
+        return "it cannot be played now"
+    if card.effect in ("frost_bolt", "fireball") and not living:
+        return "no living hero to target"
+    if card.effect == "shifting_gate" and not st["entrance"]:
+        return "the tower has no entrance to turn yet"
+    if card.effect == "switcheroo":
+        return "no hero can swap with a token now (the token must land within the limit, on a tile with no other hero)"
+    if card.effect == "whirlwind":
+        return "no room with heroes has a tile beside it to blow them to"
+    return "it cannot be played now"
+
+
+def _loot_reason(game: Any, st: dict[str, Any], me: dict[str, Any], name: str, kind: str) -> str:
+    card = game.content.loot_cards[name]
+    if kind == "boost":
+        return "only combat bonuses (such as Battle Elixir) can be played before these dice"
+    if card.effect == "heal":
+        return f"you are at full health ({me['hp']} HP)" if kind == "move" else "a potion is drunk on your movement decision"
+    if card.effect == "sprint":
+        if kind != "move":
+            return "Sprint is played on your movement decision"
+        return "you are stuck on a tile with tokens, so you cannot sprint" if me["stuck"] else "you already sprint this turn"
+    if card.effect == "boost":
+        return "a combat bonus: it is played in a fight, before the dice"
+    if card.type == "equipment":
+        return f"equipment kept in hand: you already wear the most {card.slot} items allowed"
+    return "it cannot be played now"
+
+
+def why_not_map(game: Any, view: dict[str, Any], used: set[str]) -> dict[str, str]:
+    """Why the acting seat cannot use each card or tile that no legal action's target clicks
+    (click id -> reason), from its view only; empty when the seat is not acting."""
+    st = view["state"]
+    seat = view.get("seat")
+    prompt = st["prompt"]
+    out: dict[str, str] = {}
+    if seat is None or view.get("acting") != seat or view.get("over") or not prompt:
+        return out
+    n = st["size"]
+    cid = lambda c: cell_id("main", c % n, c // n)  # noqa: E731
+    kind = prompt["kind"]
+    first = "finish this step first: " + PROMPTS.get(kind, kind).split(": ", 1)[-1].lower()
+    cells = range(len(st["tiles"]))
+    if seat == 0:
+        for i, name in enumerate(st["wizard"]["hand"] or ()):
+            click = f"card:wiz-{i}"
+            if click not in used:
+                out[click] = _wizard_card_reason(game, st, name) if kind == "main" else first
+        for c in cells:
+            if cid(c) in used:
+                continue
+            if kind == "place":
+                out[cid(c)] = _placeable_text(game, st, c) or "none of the tokens left to place may go there"
+            elif kind in ("spell_target", "whirl_target"):
+                out[cid(c)] = "no hero is there" if not any(h["alive"] and h["pos"] == c for h in st["heroes"]) \
+                    else "no tile beside it to blow the heroes to"
+            elif kind == "main":
+                out[cid(c)] = "play a card first: tokens are placed with a monster or trap card"
+            else:
+                out[cid(c)] = first
+        return out
+    me = next(h for h in st["heroes"] if h["seat"] == seat)
+    for i, name in enumerate(me["hand"] or ()):
+        click = f"card:h{seat}-{i}"
+        if click not in used and kind in ("move", "boost"):
+            out[click] = _loot_reason(game, st, me, name, kind)
+    if kind == "move":
+        near = set(game.grid.neighbours(me["pos"]))
+        for c in cells:
+            if cid(c) in used:
+                continue
+            tile = st["tiles"][c]
+            if me["stuck"]:
+                out[cid(c)] = "a token shares your tile: you are stuck this turn and can only stay"
+            elif c == me["pos"]:
+                out[cid(c)] = "you are here: choose 'stay' to stay"
+            elif tile["state"] == "removed":
+                out[cid(c)] = "the tile was destroyed by the wizard's rage"
+            elif c == st["tower"]:
+                out[cid(c)] = (f"the tower opens only for heroes who together hold {st['keys_needed']} keys"
+                               + (", from the tile in front of its entrance" if st["entrance"] else ""))
+            elif c not in near:
+                out[cid(c)] = "not next to you: a hero moves one step to a neighbouring tile" + (
+                    " (two with Sprint, the first into a room without tokens)" if me["sprint"] else "")
+    return out
 
 
 def _wheel(w: dict[str, Any]) -> dict[str, Any]:
