@@ -98,6 +98,7 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
             nxt = dict(game.board.sides[pending["cell"]])[d]
             targets.append({"action": i, "clicks": [cell_id("main", nxt % size, nxt // size)], "label": f"Wall on the {a[1]} side"})
 
+    why_not = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
     prompt = None
     if view.get("over"):
         prompt = None
@@ -113,4 +114,44 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
                     "walls": walls, "items": items}],
         "panels": panels,
         "targets": targets,
+        "why_not": why_not,
     }
+
+
+def why_not_map(game: Game, view: dict[str, Any], used: set[str]) -> dict[str, str]:
+    """Why the acting seat cannot choose each room or player no legal action's target clicks
+    (click id -> reason), from its view only; empty when the seat is not acting."""
+    v = view["state"]
+    seat = view.get("seat")
+    out: dict[str, str] = {}
+    if seat is None or view.get("acting") != seat or view.get("over"):
+        return out
+    size = v["size"]
+    board = game.board
+    names = game.seat_names()
+    here = v["positions"][seat]
+    pending = v["pending"]
+    first = "first " + (PROMPTS.get(pending["kind"], pending["kind"]).split(":")[0].lower()) if pending else ""
+    sides = dict((j, d) for d, j in board.sides[here])
+    walled = game.wall_item not in v["items"][seat]
+    for t, c in enumerate(v["positions"]):
+        click = f"item:p{t}"
+        if click in used:
+            continue
+        out[click] = (first if pending else "you are here: choose a neighbouring room" if t == seat
+                      else f"{names[t]} is not next to you: you attack a player in a neighbouring room")
+    for c in range(size * size):
+        click = cell_id("main", c % size, c // size)
+        if click in used:
+            continue
+        if pending:
+            out[click] = first
+        elif c == here:
+            out[click] = "you are here: choose a neighbouring room"
+        elif c in sides and walled and v["blocked"][here] >> sides[c] & 1:
+            out[click] = "a wall blocks the way from your room to it"
+        elif c not in sides:
+            out[click] = "not adjacent: you move one room up, down, left or right"
+        else:
+            out[click] = "you cannot move there now"
+    return out
