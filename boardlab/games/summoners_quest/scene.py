@@ -140,6 +140,11 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
             clicks = [f"item:S{a[1]}"]
         if clicks:
             targets.append({"action": i, "clicks": clicks, "label": _label(game, a)})
+    why_not, hint = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
+    for panel in panels:
+        for c in panel.get("cards") or ():
+            if f"card:{c['id']}" in why_not:
+                c["why_not"] = why_not[f"card:{c['id']}"]
     prompt = st.get("prompt_data")
     ask = PROMPTS.get(prompt["kind"] if prompt else st.get("phase", ""), "")
     if st.get("dice") and not prompt and st.get("phase") == "move":
@@ -151,7 +156,94 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         "boards": [{"id": "board", "kind": "nodes", "nodes": nodes, "edges": edges, "items": items}],
         "panels": panels,
         "targets": targets,
+        "why_not": why_not,
+        **({"hint": hint} if hint else {}),
     }
+
+
+def _card_reason(game: Game, st: dict[str, Any], seat: int, cid: str) -> str:
+    """Why the card ``cid`` in ``seat``'s hand cannot be played in the pre- or post-roll phase (its view only)."""
+    c = game.cards[cid]
+    me = st["players"][seat]
+    if c.type == "trap":
+        return "every space already holds a trap"
+    cost = c.cost - 1 if c.cost > 1 and game.board.kinds[me["space"]] == "temple" else c.cost
+    if cost > me["mana"]:
+        return f"it costs {cost} mana and you have {me['mana']} active mana"
+    if c.type == "summon":
+        return "a summon is called onto your summoner's space, and another piece already stands there"
+    if c.type == "spell":
+        if any(name == "silenced" for name, _ in me["statuses"]):
+            return "you are silenced: you cannot cast spells"
+        return "no target in its range"
+    if c.type == "equip":
+        return f"equipment full: you and your summons already carry {game.option_values['equip_max']} items (the most)"
+    return "it cannot be played now"
+
+
+def why_not_map(game: Game, view: dict[str, Any], used: set[str]) -> tuple[dict[str, str], str]:
+    """Why the acting seat cannot use each card, piece or space no legal action's target clicks
+    (click id -> reason), and a one-line hint for the decision; from its view only."""
+    st = view.get("state") or {}
+    seat = view.get("seat")
+    out: dict[str, str] = {}
+    if seat is None or view.get("acting") != seat or view.get("over") or not st:
+        return out, ""
+    board = game.board
+    phase = st.get("phase")
+    prompt = st.get("prompt_data")
+    me = st["players"][seat]
+    hint = ""
+    if prompt is not None:
+        first = "first answer this: " + PROMPTS.get(prompt["kind"], prompt["kind"]).lower()
+        if prompt["kind"] == "hand_full":
+            hint = (f"Your hand holds {me['hand_size']} cards, the most allowed ({game.option_values['hand_limit']}):"
+                    " discard one to draw, or keep your hand and draw nothing.")
+    elif phase == "temple":
+        first = "first choose your starting mana temple"
+    else:
+        first = ""
+    for cid in st.get("hand") or ():
+        click = f"card:{cid}"
+        if click in used or click in out:
+            continue
+        out[click] = (first or ("cards are played before you roll or after you move, not during the move"
+                                if phase == "move" else _card_reason(game, st, seat, cid)))
+    cost = game.option_values["gate_cost"]
+    for i in range(board.size):
+        click = f"board:{board.ids[i]}"
+        if click in used:
+            continue
+        if first:
+            out[click] = first
+        elif phase == "pre":
+            out[click] = "roll first: pieces move after the roll"
+        elif phase == "post":
+            out[click] = "you have moved this turn: play cards or end your turn"
+        elif phase == "move" and board.kinds[i] in ("gate", "hall") and not st["gates"][(i - 32) // 3]:
+            k = (i - 32) // 3
+            out[click] = (f"gate {k + 1} is closed: passing it opens it for {cost} mana, and you have {me['mana']}"
+                          if game.option_values["gate_opening"] != "at-will"
+                          else f"gate {k + 1} is closed: open it first ({cost} mana)")
+        elif phase == "move":
+            out[click] = f"none of your pieces can end its move there with this roll ({sum(st.get('dice') or ())})"
+    for p in st.get("players", []):
+        click = f"item:P{p['seat']}"
+        if click in used or not p["alive"]:
+            continue
+        out[click] = first or (f"that is Player {p['seat'] + 1}'s summoner" if p["seat"] != seat
+                               else "roll first: pieces move after the roll" if phase == "pre"
+                               else "you have moved this turn" if phase == "post"
+                               else "your summoner cannot move now (in the chamber, or stunned)")
+    for m in st.get("summons", []):
+        click = f"item:S{m['uid']}"
+        if click in used:
+            continue
+        out[click] = first or (f"that is Player {m['owner'] + 1}'s {m['name']}" if m["owner"] != seat
+                               else "roll first: pieces move after the roll" if phase == "pre"
+                               else "you have moved this turn" if phase == "post"
+                               else f"your {m['name']} cannot move now (in the chamber, or stunned)")
+    return out, hint
 
 
 def _label(game, a: tuple) -> str:
