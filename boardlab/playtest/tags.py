@@ -128,10 +128,11 @@ def check_tags(game: Any, tags: Iterable[str], option: str = "--restrict") -> li
         text = tag.strip()
         hit = by_lower.get(text.lower())
         if hit is None and text.lower() in {k.lower() for k in getattr(game, "stat_keys", ())}:
+            key = next(k for k in game.stat_keys if k.lower() == text.lower())
             raise InvalidOptionError(
-                f"{option}: {text} is something that happens to a player in {game.id} (drawn, rolled or dealt), not a "
-                "choice an agent makes, so restricting it would change nothing; to test it, remove it from the game's "
-                "designed content (a content file or option)")
+                f"{option}: {key} is something that happens to a player in {game.id} (drawn, rolled or dealt), not a "
+                f"choice an agent makes, so restricting it would change nothing; to test it, remove it from the game's "
+                f"designed content: --variant {game.variant}+without:{key}")
         if hit is None:
             close = difflib.get_close_matches(text.lower(), list(by_lower), n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(repr(by_lower[c]) for c in close)}?" if close else ""

@@ -13,8 +13,15 @@ from boardlab.playtest.tags import game_tags, optional_tags
 
 
 def test_a_drawn_item_cannot_be_restricted_and_the_message_says_why():
-    with pytest.raises(InvalidOptionError, match="item:gloves is something that happens to a player .*not a choice"):
+    with pytest.raises(InvalidOptionError, match=r"item:gloves is something that happens to a player .*not a choice.*"
+                                                 r"--variant rulebook\+without:item:gloves$"):
         plan_run("dungeons-jewel", games=2, players=2, restrict={0: "item:gloves"})
+    # ... and the suggested experiment runs, and changes the games.
+    edited = plan_run("dungeons-jewel", games=6, players=2, variant="rulebook+without:item:gloves", agents=["random"],
+                      options={"max_turns": 200})
+    plain = plan_run("dungeons-jewel", games=6, players=2, agents=["random"], options={"max_turns": 200})
+    assert outcomes(edited, 6) != outcomes(plain, 6)
+    assert all("item:gloves" not in m or not any(m["item:gloves"]) for *_, m in outcomes(edited, 6))
     # A cure is chosen (used against its hazard), and in the revision log any item can be taken from a loser.
     assert plan_run("dungeons-jewel", games=2, players=2, restrict={0: "item:spike_boots"}).restrict == {0: ["item:spike_boots"]}
     assert plan_run("dungeons-jewel", games=2, players=2, variant="revised", restrict={0: "item:gloves"}).restrict
