@@ -20,6 +20,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from boardlab.agents import Decision, make_agent
+from boardlab.engine.errors import BoardlabError
 from boardlab.engine.game import Game
 from boardlab.agents.runner import agent_seed
 from boardlab.engine.scene import status_line
@@ -168,9 +169,20 @@ class PlaySession:
                     self.out.print(render_actions([labels[i] for i in among], numbers=[i + 1 for i in among]))
 
     def _why_not(self, typed: str, tokens: list[str], squares: Squares, scene: dict[str, Any]) -> str:
-        """One line saying that ``typed`` (square names) names no legal action now, and why where
-        the scene can tell (see :meth:`Squares.why_not`)."""
-        return squares.why_not(typed, tokens, scene)
+        """One line saying that ``typed`` (square names) names no legal action now, and why: the
+        game's reason (:meth:`State.why_not`, for the piece typed first, else the square typed
+        last), else what the scene can tell (see :meth:`Squares.why_not`)."""
+        general = squares.why_not(typed, tokens, scene)
+        seat = self.state.current_seat()
+        for token in dict.fromkeys((tokens[0], tokens[-1])) if tokens else ():
+            try:
+                reason = self.state.why_not(seat, squares.shown.get(token, token))
+            except BoardlabError:
+                reason = None
+            if reason and reason != "not a legal choice now":
+                choose = general.partition("; you can choose ")[2]
+                return f"{typed}: {reason}" + (f"; you can choose {choose}" if choose else "")
+        return general
 
     def _frame(self, seat: int, scene: dict[str, Any], labels: list[str], squares: Squares, events: list[str],
                message: str | None, page: int, among: list[int] | None) -> None:

@@ -209,7 +209,8 @@ def test_a_square_no_action_lands_on_says_so_in_one_line(monkeypatch):
     answers = iter(["d4", "q"])
     s.run(lambda st, scr: next(answers), monkeypatch)
     screen = s.screens[1][0]
-    assert re.search(r"^d4 is not a legal target now; you can choose (\w+ ?)+$", screen, re.M), screen
+    # the game's reason (State.why_not), then the squares that can be chosen
+    assert re.search(r"^d4: not adjacent \(one room up, down, left or right\); you can choose (\w+ ?)+$", screen, re.M), screen
     assert len(screen.split("\n")) <= 30
     assert s.screens[1][1].decisions == s.screens[0][1].decisions  # nothing was played
 

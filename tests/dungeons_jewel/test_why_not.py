@@ -9,8 +9,8 @@ def test_rooms_say_not_adjacent_walled_or_here():
     s = blank()
     a1, b1 = cell(0, 0), cell(1, 0)
     assert s.why_not(0, "b1") is None  # seat 0 starts on a1: b1 is one room east
-    assert s.why_not(0, "c1") == "not adjacent: you move one room up, down, left or right"
-    assert s.why_not(0, "b2") == "not adjacent: you move one room up, down, left or right"  # no diagonal steps
+    assert s.why_not(0, "c1") == "not adjacent (one room up, down, left or right)"
+    assert s.why_not(0, "b2") == "not adjacent (one room up, down, left or right)"  # no diagonal steps
     assert s.why_not(0, "a1") == "you are here: choose a neighbouring room"
     d = next(d for d, j in s.game.board.sides[a1] if j == b1)
     s.walls[a1] |= 1 << d

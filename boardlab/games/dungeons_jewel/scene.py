@@ -151,7 +151,7 @@ def why_not_map(game: Game, view: dict[str, Any], used: set[str]) -> dict[str, s
         elif c in sides and walled and v["blocked"][here] >> sides[c] & 1:
             out[click] = "a wall blocks the way from your room to it"
         elif c not in sides:
-            out[click] = "not adjacent: you move one room up, down, left or right"
+            out[click] = "not adjacent (one room up, down, left or right)"
         else:
             out[click] = "you cannot move there now"
     return out
