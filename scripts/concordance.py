@@ -312,7 +312,8 @@ def check_game(game: str, marks: dict[str, list[str]], seeds: Path | None = None
 
 def render(game: str, rows: list[Row], sentences: dict[tuple[int, int], str]) -> str:
     """The concordance as a Markdown table, for the game's rules document."""
-    def cell(text: str) -> str:
+    def cell(text: str) -> str:  # repository paths in backticks, so front ends can tell and strip them
+        text = re.sub(r"(?<![`\w/])((?:boardlab|tests|docs|scripts)/[\w/.-]*\w(?:::[\w\[\]-]+)?)", r"`\1`", text)
         return text.replace("|", "\\|").replace("\n", " ")
 
     out = [BEGIN, "", f"Generated from `docs/rules/{game}.concordance.csv` by `python scripts/concordance.py --write`;"

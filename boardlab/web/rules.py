@@ -70,7 +70,7 @@ def _md() -> MarkdownIt:
 
 #: Sections (by their ``## `` heading) written for developers, not players: drawn under a fold.
 DEVELOPER_SECTIONS = ("interpretation ledger", "designed content", "balance", "agents", "benchmarks",
-                      "simulated", "implementation", "tests")
+                      "simulated", "implementation", "tests", "concordance")
 _PATH = re.compile(r"`/?((?:[\w.-]+/)+)([\w.-]*)((?:::[\w\[\]-]+)?)`")
 _LINKED_PATH = re.compile(r"\[([^\]]+)\]\((?:\.\./|\./)*(?:boardlab|tests|docs|scripts)/[^)]*\)")
 
