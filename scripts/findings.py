@@ -15,6 +15,21 @@ configuration and the code it depends on (the game package, the engine, the
 agents and the simulator), so a finished run is reused only while that code
 is unchanged. An experiment that crashes is reported in the block as failed,
 and the game's other experiments still run.
+
+Every experiment's balance claims (its seats or sides, and the first player)
+are one Holm family (:func:`boardlab.playtest.verdict.family`), and every
+claim not made states the smallest edge the run could have seen at 80% power
+and how many games would see 2 points (:mod:`boardlab.playtest.power`). An
+experiment may fix its own game count with ``"games"`` (the Dungeon's Jewel's
+6,000-game run, large enough to see its small first-player edge).
+
+    python scripts/findings.py --only blackfire --rule-changes --games 300
+
+plays the one-rule-at-a-time table (``RULE_CHANGES``): every effect is paired
+by seed, and every test of the table (each change's win rates and length) is
+one Holm family whose intervals are taken at the level of the step that
+decided them; an effect not shown states the smallest effect the table could
+see at 80% power and the games a smaller one needs.
 """
 
 from __future__ import annotations
@@ -23,6 +38,7 @@ import argparse
 import hashlib
 import json
 import re
+import statistics
 import sys
 from pathlib import Path
 
@@ -32,11 +48,14 @@ sys.path.insert(0, str(ROOT))
 from boardlab.engine import registry  # noqa: E402
 from boardlab.engine.registry import make  # noqa: E402
 from boardlab.playtest import execute, plan_run  # noqa: E402
+from boardlab.playtest import power  # noqa: E402
 from boardlab.playtest.metrics import rate  # noqa: E402
 from boardlab.playtest.store import RunDir  # noqa: E402
+from boardlab.playtest.verdict import family  # noqa: E402
 
 #: game id -> list of (label, plan_run keyword arguments).  An optional
-#: ``"share"`` plays that fraction of ``--games`` (for slow agents such as ISMCTS).
+#: ``"share"`` plays that fraction of ``--games`` (for slow agents such as ISMCTS);
+#: an optional ``"games"`` plays that many games whatever ``--games`` says.
 EXPERIMENTS: dict[str, list[tuple[str, dict]]] = {
     "dungeons-jewel": [
         ("rulebook, 4 heuristic players", {"variant": "rulebook", "players": 4, "agents": ["heuristic"]}),
@@ -58,6 +77,10 @@ EXPERIMENTS: dict[str, list[tuple[str, dict]]] = {
         # seat races for the dragon at once (strength 1), so the first to move is the first there.
         ("rulebook, all four seats race to the dragon at once (heuristic strength 1)",
          {"variant": "rulebook", "players": 4, "agents": ["heuristic:strength=1"]}),
+        # 300 games see only a first-player edge of about 7 points; 6,000 see about 1.6 (issue 33). Its first
+        # 300 games are the first experiment's (game i's seed depends only on --seed and i).
+        ("rulebook, 4 heuristic players, 6,000 games (large enough to see a small first-player edge)",
+         {"variant": "rulebook", "players": 4, "agents": ["heuristic"], "games": 6000}),
     ],
     "blackfire": [
         ("final rules, heuristic vs heuristic", {"variant": "final", "agents": ["heuristic"]}),
@@ -275,6 +298,50 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+#: round win-rate effects (in shares) and length effects (shares of the mean length) a "games would see" clause states:
+#: the largest one smaller than what the run could see.
+SHARE_STEPS = (0.10, 0.05, 0.02, 0.01, 0.005)
+LENGTH_STEPS = (0.20, 0.10, 0.05, 0.02, 0.01)
+
+
+def would_see(detectable: float, games_for, unit: str = "points", scale: float = 100.0, steps=SHARE_STEPS) -> str:
+    """'; N games would see S points' for the largest round step S below ``detectable`` (``games_for(S)``)."""
+    step = power.smaller_step(detectable, steps)
+    if step is None:
+        return ""
+    amount = scale * step
+    return f"; {games_for(step):,} games would see {amount:g} {unit[:-1] if amount == 1 and unit.endswith('s') else unit}"
+
+
+def family_line(claims: list[dict], noun: str) -> str:
+    """One bullet for an experiment's balance claims (one Holm family): what it claims and what it could not see."""
+    m = claims[0]["family"]
+    parts = []
+    for c in claims:
+        if c["claimed"]:
+            side = "favoured" if c["rate"] > c["fair"] else "disadvantaged"
+            who = c["label"][0].lower() + c["label"][1:] + (f", who {c['first']}," if c.get("first") else "")
+            parts.append(f"{who} wins {pct(c['rate'])} [{pct(c['lo'])}, {pct(c['hi'])}] against a fair {pct(c['fair'])}: "
+                         f"**{side}** (p = {c['p_holm']:.2g} after Holm)")
+    quiet = [c for c in claims if not c["claimed"] and not c.get("first_player")]
+    if quiet:
+        widest = max(c["detectable"] for c in quiet)
+        c0 = max(quiet, key=lambda c: c["detectable"])
+        firsts = [c for c in quiet if c.get("first")]
+        note = f" ({firsts[0]['label'][0].lower() + firsts[0]['label'][1:]} {firsts[0]['first']})" if firsts else ""
+        other = "no other" if len(quiet) < len([c for c in claims if not c.get("first_player")]) else "no"
+        parts.append(f"{other} {noun} wins more or less than a fair {pct(c0['fair'])} beyond chance{note}: "
+                     f"not shown, the run could see an edge of {100 * widest:.1f} points or more"
+                     + would_see(widest, lambda e: power.games_to_see_share(e, c0["fair"], c0["alpha"])))
+    for c in claims:
+        if c.get("first_player") and not c["claimed"]:
+            parts.append(f"the first player wins {pct(c['rate'])} [{pct(c['lo'])}, {pct(c['hi'])}] against a fair {pct(c['fair'])}: "
+                         f"no first-player edge larger than {100 * c['detectable']:.1f} points can be seen in {c['n']:,} games"
+                         + would_see(c["detectable"], lambda e: power.games_to_see_share(e, c["fair"], c["alpha"])))
+    return (f"- balance ({m} claims, one Holm family; intervals at each claim's Holm level, 80% power): "
+            + "; ".join(parts))
+
+
 def figures_block(game_id: str, results: list[tuple[str, dict, dict]], games: int, seed: int) -> str:
     lines = [START, "", f"_Generated by `python scripts/findings.py --only {game_id} --games {games} --seed {seed}`._", ""]
     for label, cfg, res in results:
@@ -285,19 +352,21 @@ def figures_block(game_id: str, results: list[tuple[str, dict, dict]], games: in
             continue
         lines.append(f"{res['games']} games, agents {', '.join(cfg.agents)}, variant `{cfg.variant}`, {cfg.players} players.")
         lines.append("")
-        lines.append("| seat | win rate | 95% CI |")
+        lines.append("| seat | win rate | 95% CI (uncorrected) |")
         lines.append("| --- | --- | --- |")
         for s, r in enumerate(res["win_by_seat"]):
             lines.append(f"| {s} | {pct(r['rate'])} | {pct(r['ci_low'])} - {pct(r['ci_high'])} |")
         roles = res["win_by_role"]
         if res.get("roles_add_information"):
-            lines += ["", "| side or role | win rate | 95% CI |", "| --- | --- | --- |"]
+            lines += ["", "| side or role | win rate | 95% CI (uncorrected) |", "| --- | --- | --- |"]
             for role, r in roles.items():
                 lines.append(f"| {role} | {pct(r['rate'])} | {pct(r['ci_low'])} - {pct(r['ci_high'])} |")
         comp = res["completion"]
         fm = res.get("first_mover")
         lines += [""]
-        if fm:
+        if res.get("family"):
+            lines.append(family_line(res["family"], "side" if any("role" in c for c in res["family"]) else "seat"))
+        elif fm:
             lines.append(f"- first to act wins {pct(fm['rate'])} ({pct(fm['ci_low'])} - {pct(fm['ci_high'])}; fair share {pct(fm['fair'])})")
         lines += [
             f"- balance {res['balance']:.3f}; {res['first_player_advantage'].get('measures', 'seat 0')} minus fair share {100 * res['first_player_advantage']['advantage']:+.1f} points",
@@ -316,9 +385,14 @@ def figures_block(game_id: str, results: list[tuple[str, dict, dict]], games: in
 
 
 def rule_change_rows(game_id: str, games: int, seed: int, jobs: int | None) -> tuple[dict, list[dict]]:
-    """Run the base and every single flip on paired seeds; return the table rows (effects with intervals, Holm)."""
-    from boardlab.playtest.compare import compare_rows
-    from boardlab.stats import holm, paired_p
+    """Run the base and every single flip on paired seeds; return the table rows (effects with intervals, Holm).
+
+    Every test of the table (each change's claimed win rates and its length) is one family: Holm's correction
+    runs across all of them (:func:`boardlab.playtest.compare.correct`), each interval is the paired bootstrap's
+    at the level of the Holm step that decided it, and an effect is significant only when its test rejects and
+    its interval excludes zero. Each test also carries what it could have seen (:func:`detectable`).
+    """
+    from boardlab.playtest.compare import compare_rows, correct
 
     spec = RULE_CHANGES[game_id]
     code = code_key(game_id)
@@ -348,21 +422,55 @@ def rule_change_rows(game_id: str, games: int, seed: int, jobs: int | None) -> t
         except Exception as exc:  # e.g. an option this branch does not have
             out.append({"change": change, "flip": flip, "said": said, "expect": expect, "error": f"{type(exc).__name__}: {exc}"})
             continue
-        cmp = compare_rows(base_rows, rows)
-        turns = cmp["turns"]
-        turns["p_value"] = paired_p([r["turns"] for r in base_rows], [r["turns"] for r in rows])
+        cmp = compare_rows(base_rows, rows, adjust=False)
         who = {f"role:{role}": cmp["win_by_role"][role] for role in spec["roles"] if role in cmp["win_by_role"]}
         if expect and expect[0].startswith("seat:"):
             who = {expect[0]: cmp["win_by_seat"][int(expect[0].split(":")[1])]}
+        n = cmp["paired_games"]
+        for r in who.values():  # McNemar: the share of games whose result the flip changed
+            r["n"], r["psi"] = n, (r["a_only"] + r["b_only"]) / n
+        t = cmp["turns"]
+        dist = t.get("distribution")
+        t["n"], t["se"] = n, (statistics.pstdev(dist) if dist else 0.0)  # the paired bootstrap's standard error
         out.append({"change": change, "flip": flip, "said": said, "expect": expect, "cmp": cmp, "who": who})
-    # Holm across every test this table makes (each change x each measure)
+    # Holm across every test this table makes (each change x each measure), intervals at each step's level
     tests = [(row, key) for row in out if "cmp" in row for key in [*row["who"], "turns"]]
-    ps = [(row["who"][key] if key != "turns" else row["cmp"]["turns"])["p_value"] for row, key in tests]
-    reject, adjusted = holm(ps)
-    for (row, key), rej, p in zip(tests, reject, adjusted):
-        row.setdefault("holm", {})[key] = (rej, p)
+    measured = [row["who"][key] if key != "turns" else row["cmp"]["turns"] for row, key in tests]
+    correct(measured)
+    for (row, key), r in zip(tests, measured):
+        r.update(detectable(r, "turns" if key == "turns" else "win"))
+        row.setdefault("holm", {})[key] = (r["significant"], r["p_holm"])
     summary = {"base": spec["base"], "games": games, "seed": seed, "tests": len(tests)}
     return summary, out
+
+
+def detectable(r: dict, kind: str) -> dict:
+    """What a rule-change test could see at 80% power at its Holm level, and the games a round smaller effect needs.
+
+    A win rate (McNemar): the normal approximation with the observed discordance rate; a length: the paired
+    bootstrap's standard error times z(1 - a/2) + z(0.8). See docs/findings/README.md.
+    """
+    a, n = r["alpha"], r["n"]
+    if kind == "win":
+        d = power.detectable_paired(n, r["psi"], a)
+        if r["psi"] == 0:
+            return {"detectable": 0.0, "see": "", "identical": True}
+        return {"detectable": d, "see": would_see(d, lambda e: power.games_to_see_paired(e, r["psi"], a))}
+    d = power.detectable_mean(r["se"], a)
+    mean = r["mean_a"] or 1.0
+    step = power.smaller_step(d / mean, LENGTH_STEPS)
+    see = "" if step is None else (f"; {power.games_to_see_mean(step * mean, r['se'], n, a):,} games would see "
+                                   f"{step * mean:.1f} turns ({100 * step:g}% of the final rules' length)")
+    return {"detectable": d, "see": see}
+
+
+def could_see(r: dict, kind: str) -> str:
+    """The clause a cell without a significant effect carries: the smallest effect this table could see."""
+    if r.get("identical"):
+        return "; no game's result changed"
+    if kind == "win":
+        return f"; could see ±{100 * r['detectable']:.1f} pts{r['see']}"
+    return f"; could see ±{r['detectable']:.1f} turns{r['see']}"
 
 
 def rule_change_block(game_id: str, summary: dict, rows: list[dict]) -> str:
@@ -374,9 +482,13 @@ def rule_change_block(game_id: str, summary: dict, rows: list[dict]) -> str:
     lines = [RC_START, "",
              f"_Generated by `python scripts/findings.py --only {game_id} --rule-changes --games {summary['games']} --seed {summary['seed']}`: "
              f"each row flips ONE rule from the final rules (variant `{base['variant']}`, {base.get('players', 'default')} players, "
-             f"agents {', '.join(base['agents'])}) on the same {summary['games']} seeds. Win-rate effects: paired difference with a "
-             f"paired bootstrap 95% interval, McNemar's exact test; length: paired bootstrap interval, Wilcoxon signed-rank test. "
-             f"p-values are Holm-adjusted across all {summary['tests']} tests in the table; * = significant._", ""]
+             f"agents {', '.join(base['agents'])}) on the same {summary['games']} seeds. Win-rate effects: paired difference, "
+             f"McNemar's exact test; length: mean paired difference, its p-value inverting the paired bootstrap. "
+             f"All {summary['tests']} tests in the table are one family: p-values are Holm-adjusted across them, each interval is "
+             f"the paired bootstrap's at the level of the Holm step that decided it (95% before the correction), and * = significant "
+             f"(the test rejects and the interval excludes 0). \"could see\" is the smallest effect the test would have detected "
+             f"with 80% power at that level, followed by the paired games a round smaller effect would need "
+             f"(normal approximations, see README.md)._", ""]
     lines.append("| change (old rule, alone) | win rate, old rule minus final | length (turns), final to old | what the designers wrote | agrees? |")
     lines.append("| --- | --- | --- | --- | --- |")
     for row in rows:
@@ -387,10 +499,11 @@ def rule_change_block(game_id: str, summary: dict, rows: list[dict]) -> str:
         for key, r in row["who"].items():
             rej, p = row["holm"][key]
             name = key.split(":", 1)[1] if key.startswith("role:") else f"seat {key.split(':')[1]}"
-            cells.append(f"{name}: {pts(r)}, p = {p:.2g}{' *' if rej else ''}")
+            cells.append(f"{name}: {pts(r)}, p = {p:.2g}{' *' if rej else could_see(r, 'win')}")
         t = row["cmp"]["turns"]
         rej, p = row["holm"]["turns"]
-        length = f"{t['mean_a']:.1f} to {t['mean_b']:.1f}: {t['difference']:+.1f} [{t['ci_low']:+.1f}, {t['ci_high']:+.1f}], p = {p:.2g}{' *' if rej else ''}"
+        length = (f"{t['mean_a']:.1f} to {t['mean_b']:.1f}: {t['difference']:+.1f} [{t['ci_low']:+.1f}, {t['ci_high']:+.1f}], "
+                  f"p = {p:.2g}{' *' if rej else could_see(t, 'turns')}")
         expect = row["expect"]
         if expect is None:
             verdict = "no measurable claim"
@@ -404,7 +517,7 @@ def rule_change_block(game_id: str, summary: dict, rows: list[dict]) -> str:
             elif rej:
                 verdict = "**disagrees**"
             else:
-                verdict = "not shown (no significant effect)"
+                verdict = "not shown (no significant effect" + could_see(r, "win" if key != "turns" else "turns") + ")"
         lines.append(f"| {row['change']} | {'; '.join(cells) or '-'} | {length} | {row['said']} | {verdict} |")
     for change, why in spec.get("not_available", []):
         lines.append(f"| {change} | not run | not run | {why} | not run{' on this branch' if 'branch' in why else ''} |")
@@ -452,12 +565,16 @@ def main() -> None:
         for i, (label, spec) in enumerate(EXPERIMENTS[game_id]):
             kwargs = dict(spec)
             games = max(1, round(args.games * kwargs.pop("share", 1.0)))
+            games = kwargs.pop("games", games)
             cfg = plan_run(game_id, games=games, seed=args.seed, **kwargs)
             key = hashlib.sha1((json.dumps(cfg.to_json(), sort_keys=True) + code).encode()).hexdigest()[:10]
             out = ROOT / "runs" / "findings" / f"{game_id}-{i}-{key}"
             try:
                 res = execute(cfg, out, jobs=args.jobs)
-                res["first_mover"] = first_mover(cfg, RunDir(out).read_results())
+                rows = RunDir(out).read_results()
+                res["first_mover"] = first_mover(cfg, rows)
+                if cfg.players > 1:
+                    res["family"] = family(rows, cfg.players, roles=bool(res.get("roles_add_information")))
             except Exception as exc:  # one broken experiment must not hide the others
                 res = {"error": f"{type(exc).__name__}: {exc}"}
                 print(f"{game_id}: {label}: FAILED {res['error']}", file=sys.stderr)

@@ -33,7 +33,8 @@ def test_rule_change_table_on_a_planted_effect(tmp_path, monkeypatch):
     block = f.rule_change_block("coin", summary, rows)
     lines = [line for line in block.splitlines() if line.startswith("| Seat 0 wins") or line.startswith("| An option")]
     assert lines[0].endswith("| **agrees** |")          # 80% -> 95%: a real effect in the claimed direction
-    assert lines[1].endswith("| not shown (no significant effect) |")  # 80% -> 79%: noise is not a finding
+    # 80% -> 79%: noise is not a finding, and the row says what the table could have seen
+    assert "| not shown (no significant effect; could see ±" in lines[1] and lines[1].endswith(" point) |")
     assert lines[2].endswith("| no measurable claim |")
     assert lines[3].endswith("| **disagrees** |")
     assert lines[4].endswith("| not run on this branch |")
