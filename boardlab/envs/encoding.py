@@ -34,15 +34,18 @@ DEFAULT_ACTION_SPACE = 1024
 
 #: Per-game bound on the number of legal actions in one state: the size of both adapters'
 #: action spaces (OpenSpiel's ``num_distinct_actions``, PettingZoo's ``Discrete`` and mask).
-#: Measured, not derived: each is at least 2.5 times the largest count ever seen, in
-#: ``scripts/action_bounds.py`` runs over every variant and player count (random and greedy
-#: "most choices" play) and in the fuzz runs of issue 31; docs/ecosystem.md lists the counts.
-#: A state with more legal actions raises :func:`check_action_count`'s error, naming the game.
+#: Blackfire's is derived from its rules on the designed castle (197 squares): the largest
+#: list is a Revive token's prompt, up to 3 dead units x 197 squares + pass = 592, or a turn,
+#: at most 1 stance + 3 x 196 moves + take + 2 x 8 revives + end = 607; 1024 leaves room for a
+#: larger map.  The others are measured: each is at least 2.5 times the largest count seen
+#: (issue 31's fuzz runs: Armies 107, Summoner's Quest 136; ``scripts/action_bounds.py``;
+#: docs/ecosystem.md lists them).  A state with more legal actions raises
+#: :func:`check_action_count`'s error, naming the game: never a silent clip.
 ACTION_BOUNDS: dict[str, int] = {
-    "armies": 256,
-    "blackfire": 512,
+    "armies": 320,
+    "blackfire": 1024,
     "dungeons-jewel": 32,
-    "summoners-quest": 256,
+    "summoners-quest": 384,
     "wizards-labyrinth": 512,
 }
 STABLE_ID_BITS = 24
