@@ -97,6 +97,8 @@ class BoardlabAECEnv(AECEnv):
     # -- lifecycle -------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+                raise InvalidOptionError(f"seed must be an integer, got {_short(seed)}")
             self._seed = int(seed)
             self._episode = 0
         game_seed = self._seed + self._episode

@@ -32,6 +32,15 @@ def test_pettingzoo_step_refuses_anything_but_a_legal_integer(action):
     assert e.state.dumps() == before
 
 
+@pytest.mark.parametrize("seed", [1.7, "3", True, [1], float("nan")])
+def test_pettingzoo_reset_takes_only_an_integer_seed(seed):
+    e = env("toy", seed=1)
+    with pytest.raises(BoardlabError):
+        e.reset(seed=seed)
+    e.reset(seed=np.int64(4))
+    assert e.state.dumps() == env("toy", seed=4).game.new_state(4).dumps()
+
+
 def test_pettingzoo_step_takes_numpy_integers():
     e = env("blackfire", seed=2)
     e.reset(seed=2)
