@@ -229,16 +229,18 @@ def _target_keys(scene: dict[str, Any], target: str, seat: int | None) -> list[s
                     place[key].append(f"item:{it.get('id')}")
                     where[f"item:{it.get('id')}"] = key
     cards: dict[str, str] = {}
-    twins: dict[str, list[str]] = {}  # a card in the seat's own hand -> the copies of it there
-    for panel in scene.get("panels") or ():
+    twins: dict[str, list[str]] = {}  # a face-up card -> the copies of it in the same panel
+    for k, panel in enumerate(scene.get("panels") or ()):
         for c in panel.get("cards") or ():
             key = f"card:{c.get('id')}"
             cards[key] = key
-            if seat is not None and panel.get("seat") == seat and not c.get("face_down"):
-                name = str(c.get("name", "")).lower()
-                cards.setdefault(name, key)
-                twins.setdefault(name, []).append(key)
-                twins[key] = twins[name]
+            if c.get("face_down"):
+                continue
+            name = str(c.get("name", "")).lower()
+            if seat is not None and panel.get("seat") == seat:
+                cards.setdefault(name, key)  # a card named by its name: one in the seat's own hand
+            twins.setdefault(f"{k}:{name}", []).append(key)
+            twins[key] = twins[f"{k}:{name}"]
     if target in place or target in where or target in cards:
         exact = target
     elif low in named:
@@ -249,7 +251,7 @@ def _target_keys(scene: dict[str, Any], target: str, seat: int | None) -> list[s
         return []
     if exact in where:
         return [exact, where[exact]]
-    if exact in cards:  # copies of one card in hand are the same choice
+    if exact in cards:  # copies of one card in a hand or an offer are the same choice
         return [exact, *(k for k in twins.get(exact, ()) if k != exact)]
     return [*place.get(exact, ()), exact]  # what stands on a square is what a player points at
 
