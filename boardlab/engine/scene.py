@@ -40,8 +40,15 @@ Format (all keys optional unless marked)::
       "targets": [                                 # clickable ways to act
         {"action": 4, "clicks": ["main:3,2"], "label": "Move north"},
         {"action": 7, "clicks": ["main:0,0", "main:0,2"], "label": "Archer to a3"}
-      ]
+      ],
+      "why_not": {"card:h3": "it costs 2 Gnar and your pieces hold 1 Gnar"},  # click id -> why it cannot
+                                                   # be used now (acting seat only; State.why_not reads it)
+      "hint": "You can only end the turn: ..."     # one line explaining the decision
     }
+
+A card in a panel may carry ``"why_not"`` too: why it cannot be played now
+(the same reason as in the scene's map, for showing beside the card).  Reasons
+are built from the view and the legal actions only, like everything else here.
 
 **Click ids.**  A grid cell is ``"<board>:<x>,<y>"``, a node is
 ``"<board>:<node id>"``, an item or card is ``"item:<id>"`` / ``"card:<id>"``.
