@@ -76,9 +76,22 @@ def _progress_runner(total_hint: int, quiet: bool):
     return progress, lambda done, total: progress.update(task, completed=done, total=total)
 
 
+#: At most this many variants in one ``playtest --variant a,b,c`` (each plays every game).
+MAX_VARIANTS = 8
+
+
+def _compare_many(folders: list[Path]) -> dict:
+    """Every variant's run against the first (the base) on the same seeds, one Holm family (issue 34)."""
+    from boardlab.playtest.compare import compare_many
+    from boardlab.playtest.store import RunDir
+
+    return compare_many((folders[0].name, RunDir(folders[0]).read_results()),
+                        [(f.name, RunDir(f).read_results()) for f in folders[1:]])
+
+
 @click.command("playtest")
 @click.argument("game_id", metavar="GAME")
-@click.option("--variant", "variants", default=None, help="Variant name or variant file; 'a,b' runs both on the same seeds and compares them.")
+@click.option("--variant", "variants", default=None, help="Variant name or variant file; 'a,b,c' runs each on the same seeds and compares every one with the first.")
 @click.option("--players", type=PLAYERS, default=None, help="Number of players.")
 @click.option("--agents", default=None, help="One agent spec per seat, or one for all (default: heuristic).")
 @click.option("--games", type=click.IntRange(min=1), default=200, show_default=True, callback=check_games, help="Number of games.")
@@ -109,8 +122,8 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
     if backend == "ray" and ray_address:
         check_ray_address(ray_address)
     names = [v.strip() for v in variants.split(",")] if variants else [None]
-    if len(names) > 2 or any(n == "" for n in names):
-        raise InvalidOptionError("--variant takes one variant or two separated by a comma")
+    if len(names) > MAX_VARIANTS or any(n == "" for n in names):
+        raise InvalidOptionError(f"--variant takes one variant, or up to {MAX_VARIANTS} separated by commas (the first is the base)")
     restrict_map = _parse_restrict(restrict)
     if list_tags:
         from boardlab.playtest.tags import game_tags
@@ -143,12 +156,22 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
         doc = {"runs": [{"folder": str(f), **r} for f, r in zip(folders, results)]}
         if len(configs) == 2:
             doc["comparison"] = compare_rows(RunDir(folders[0]).read_results(), RunDir(folders[1]).read_results())
+        elif len(configs) > 2:
+            many = _compare_many(folders)
+            doc["comparison"] = {k: v for k, v in many.items() if k != "comparisons"}
         click.echo(json.dumps(doc if len(configs) > 1 else doc["runs"][0], sort_keys=True))
         return
     con = console()
     for folder, res in zip(folders, results):
         con.print(markdown_summary(RunDir(folder).read_manifest(), res))
         con.print(f"Results: {folder / 'results.parquet'}\nReport:  {folder / 'report.html'}\n")
+    if len(configs) > 2:
+        from boardlab.playtest.compare import forest_plot, markdown_many
+
+        many = _compare_many(folders)
+        con.print(markdown_many(many))
+        plot = forest_plot(many, folders[0].parent / f"forest-{folders[0].name}.svg")
+        con.print(f"Forest plot: {plot}")
     if len(configs) == 2:
         from boardlab.playtest.compare import html_comparison
 

@@ -1,0 +1,40 @@
+"""playtest --variant base,a,b (issue 34): every variant on the same seeds, each compared with the base in one table
+corrected as one family, and a forest plot."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from boardlab.cli import main
+
+
+def run(args, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+ARGS = ["playtest", "dungeons-jewel", "--players", "2", "--games", "12", "--agents", "random", "--max-turns", "150",
+        "--variant", "rulebook,concept,revised", "--jobs", "1"]
+
+
+def test_three_variants_in_one_command(tmp_path, capsys):
+    code, out, err = run([*ARGS, "--out", str(tmp_path), "--json"], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [r["folder"].rsplit("/", 1)[1] for r in doc["runs"]] == ["rulebook", "concept", "revised"]
+    cmp = doc["comparison"]
+    assert cmp["base"] == "rulebook" and cmp["family"] == 2 * 5  # per variant: two seats, truncation, turns, decisions
+    assert {t["variant"] for t in cmp["table"]} == {"concept", "revised"}
+    code, out, err = run([*ARGS, "--out", str(tmp_path), "--quiet"], capsys)
+    assert code == 0, err
+    assert "Variants against rulebook" in out and "Forest plot:" in out
+    assert (tmp_path / "forest-rulebook.svg").read_text().startswith("<svg")
+
+
+def test_too_many_variants_is_a_one_line_error(capsys):
+    code, out, err = run(["playtest", "blackfire", "--variant", ",".join(["final"] * 9)], capsys)
+    assert code == 2 and "up to 8" in err and len(err.strip().splitlines()) == 1
