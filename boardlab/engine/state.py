@@ -228,7 +228,8 @@ def _target_keys(scene: dict[str, Any], target: str, seat: int | None) -> list[s
                 if key in place:
                     place[key].append(f"item:{it.get('id')}")
                     where[f"item:{it.get('id')}"] = key
-    cards: dict[str, str] = {}
+    cards: dict[str, str] = {}  # card click id -> itself
+    card_names: dict[str, str] = {}  # lower-case name of a card in the seat's own hand -> its click id
     twins: dict[str, list[str]] = {}  # a face-up card -> the copies of it in the same panel
     for k, panel in enumerate(scene.get("panels") or ()):
         for c in panel.get("cards") or ():
@@ -238,15 +239,15 @@ def _target_keys(scene: dict[str, Any], target: str, seat: int | None) -> list[s
                 continue
             name = str(c.get("name", "")).lower()
             if seat is not None and panel.get("seat") == seat:
-                cards.setdefault(name, key)  # a card named by its name: one in the seat's own hand
+                card_names.setdefault(name, key)
             twins.setdefault(f"{k}:{name}", []).append(key)
             twins[key] = twins[f"{k}:{name}"]
     if target in place or target in where or target in cards:
         exact = target
     elif low in named:
         exact = named[low]
-    elif low in cards:
-        exact = cards[low]
+    elif low in card_names:
+        exact = card_names[low]
     if exact is None:
         return []
     if exact in where:

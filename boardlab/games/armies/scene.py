@@ -122,6 +122,8 @@ def why_not_map(game, view: dict[str, Any], actions: Sequence[tuple], hand_ids: 
         return out, by_card, ""
     p = s["prompt"]
     if p is not None and p["kind"] == "setup":
+        for sq in range(64):
+            out[_cell(sq)] = "first distribute your General's three skill points (in the list of choices)"
         return out, by_card, _setup_hint(game, seat)
     for name, click in hand_ids.items():
         if click not in used:
