@@ -66,3 +66,11 @@ def test_placement_squares_say_why():
     assert st.why_not(0, f"main:{first % w},{first // w}") == "you already placed a token there"
     treasure = game.castle.treasure[0]
     assert st.why_not(0, f"main:{treasure % w},{treasure // w}").startswith("tokens go on free squares")
+
+
+def test_the_opening_placement_is_explained_in_one_line():
+    game = make("blackfire", options={"colours": "seat1-green"})
+    st = game.new_state(2)
+    scene = game.scene(st.view(0), st.legal_actions())
+    assert len(st.legal_actions()) > 30 and scene["hint"].startswith("Each player secretly puts 4 tokens")
+    assert "hint" not in game.scene(st.view(1), ())  # the seat that waits is asked nothing

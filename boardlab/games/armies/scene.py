@@ -290,7 +290,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
     return {
         "title": "Armies",
         "status": status_line(view, [n.capitalize() for n in SEATS]) + f" - turn {view['turn']}, {phase}"
-        + (" (major action used)" if s["major_used"] else ""),
+        + (" (this turn's major action is used)" if s["major_used"] else ""),
         "prompt": prompt,
         "boards": [{"id": "main", "kind": "grid", "cols": 8, "rows": 8, **chess_axes(8, 8, rank_up=True),
                     "cells": cells, "items": items}],

@@ -180,7 +180,15 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "panels": panels,
         "targets": targets,
         "why_not": why_not,
+        **({"hint": PLACE_HINT.format(n=game.opt["tokens_per_player"])}
+           if st["phase"] == "place" and actions else {}),
     }
+
+
+#: The opening decision explained in one line (a choice among most of the castle's squares).
+PLACE_HINT = ("Each player secretly puts {n} tokens from the bag face down on free squares: neither of you knows"
+              " which tokens they are until a unit stops on one, so place them where they may slow the other"
+              " side or help yours.")
 
 
 def why_not_map(game: Any, view: dict[str, Any], used: set[str]) -> dict[str, str]:
