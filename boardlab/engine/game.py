@@ -230,7 +230,15 @@ class Game:
         self.max_turns: int = mt if mt else cls.default_max_turns
         #: When false, states skip building event-log entries (fast simulation).
         self.record_events: bool = True
-        self.load_content()
+        try:
+            self.load_content()
+        except (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError) as exc:
+            # a content file of valid JSON but the wrong shape (issue 31's file fuzzer): one clear error
+            from .errors import BoardlabError, ContentError
+
+            if isinstance(exc, BoardlabError):
+                raise
+            raise ContentError(f"{cls.id}: a content file is malformed ({type(exc).__name__}: {exc})") from None
         if edits:
             edits.check_applied()
             # recorded with the exact names, so a save or a worker rebuilds this game without the file

@@ -181,3 +181,18 @@ def test_fuzz_findings_end_in_one_line(run, tmp_path):
     row["turns"] = float("inf")
     (tmp_path / "log.jsonl").write_text("\n".join([lines[0], json.dumps(row), *lines[2:]]) + "\n")
     assert_usage_error(run("arena", "toy", "--agents", "random,first", "--games", "4", "--log", "log.jsonl"))
+
+
+def test_content_of_valid_json_but_the_wrong_shape_is_one_line(run, tmp_path):
+    # found by scripts/fuzz_files.py: a list or object where a content file has a string gave TypeError tracebacks
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[2] / "boardlab" / "games" / "summoners_quest" / "data" / "board.json"
+    doc = json.loads(data.read_text())
+    nexts = [space for space in doc["centre"] if isinstance(space, dict) and "next" in space]
+    assert nexts
+    nexts[0]["next"] = {"x": 1}
+    (tmp_path / "board.json").write_text(json.dumps(doc))
+    r = run("simulate", "summoners-quest", "--games", "1", "--option", "board_file=board.json")
+    assert_usage_error(r)
+    assert "malformed" in r.stderr or "board" in r.stderr
