@@ -17,7 +17,13 @@ Plays random games of ``--game`` (every variant and player count in turn) until
   ``--replay-every``-th game is replayed from its seed and actions and must
   end byte for byte the same;
 * every ``--tamper-every``-th game: its recorded twin (events on, so the state
-  document carries a history) refuses every tampered field.
+  document carries a history) refuses every tampered field, a changed
+  configuration (options, variant; with and without the game object and the
+  history) and a nested edit inside every data field, with and without the
+  history (:func:`tests.conformance.check_tampering`).
+
+A worker stops after :data:`MAX_FAILURES` failing games, so a game that fails
+at decision 0 (and so never adds to ``--decisions``) cannot keep it running.
 
 Games run with events off (the simulation fast path); the recorded twin runs with
 events on.  Prints counts, failures (with game, seed and decision to reproduce
