@@ -198,7 +198,7 @@ class Hub:
         self.pool = pool if pool is not None else BotPool()
         #: At most this many matches are held in memory; idle ones are unloaded to make room.
         self.max_matches = max_matches
-        #: A match nobody watches, plays or waits on is unloaded after this many seconds.
+        #: A match no seat plays (spectators do not count) is unloaded after this many seconds.
         self.idle_seconds = idle_seconds
         self.matches: dict[str, Match] = {}
         # Every Match object still referenced somewhere (a request or socket that
@@ -447,7 +447,10 @@ class Hub:
             created_at=now, updated_at=now,
         )
         await asyncio.to_thread(self.store.create, rec)
-        self.make_room()  # others may have filled the room while the row was written
+        try:  # others may have filled the room while the row was written; the match exists now
+            self.make_room()
+        except WebError:
+            log.warning("holding %d matches, one over --max-matches: every other one is busy", len(self.matches))
         m = Match(rec, state, out, owner=owner)
         self.matches[rec.id] = m
         self._alive[rec.id] = m

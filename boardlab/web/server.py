@@ -33,7 +33,7 @@ def uvicorn_config(app: Any, host: str, port: int, forwarded_allow_ips: str | No
     http, ws = protocols(guard)
     return uvicorn.Config(
         app, host=host, port=port, log_level="warning", access_log=False,
-        http=http, ws=ws, ws_max_size=MAX_BODY, ws_max_queue=16, ws_per_message_deflate=False,
+        http=http, ws=ws, ws_max_size=MAX_BODY, ws_max_queue=16,
         ws_ping_interval=20.0, ws_ping_timeout=20.0,
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips if forwarded_allow_ips is not None else "",

@@ -21,6 +21,9 @@ os.environ.setdefault("BOARDLAB_CREATE_RATE", "1000000")
 os.environ.setdefault("BOARDLAB_CREATE_BURST", "1000000")
 # ... and many all-bot matches (the per-client budget is tested in test_hostile.py).
 os.environ.setdefault("BOARDLAB_BOT_MATCHES_PER_CLIENT", "1000000")
+# ... and the WebSocket tests that ask for a fresh snapshot after every move send faster than a page.
+os.environ.setdefault("BOARDLAB_WS_RATE", "1000000")
+os.environ.setdefault("BOARDLAB_WS_BURST", "1000000")
 
 
 @pytest.fixture
