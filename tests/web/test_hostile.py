@@ -31,7 +31,7 @@ from boardlab.web.matches import CLOSE_UNLOADED
 
 from .conftest import create
 from .rawws import RawWebSocket
-from .servers import REPO, ThreadServer, call, free_port, wait_for
+from .servers import REPO, ThreadServer, free_port, wait_for
 
 pytestmark = pytest.mark.timeout(120)
 
