@@ -108,6 +108,38 @@ class Guard:
             del self.http[key]
 
 
+class QuietRepeats(logging.Filter):
+    """A log filter letting each distinct message through at most once every ``every`` seconds.
+
+    Put on uvicorn's ``uvicorn.error`` logger, whose per-request warnings ("Invalid HTTP
+    request received.") a client could otherwise repeat as fast as it can open connections.
+    """
+
+    def __init__(self, every: float = 10.0) -> None:
+        super().__init__()
+        self.every = every
+        self._last: dict[str, float] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        import time
+
+        key = str(record.msg)[:200]
+        now = time.monotonic()
+        if now - self._last.get(key, -1e18) < self.every:
+            return False
+        if len(self._last) > 1000:
+            self._last.clear()
+        self._last[key] = now
+        return True
+
+
+def quiet_uvicorn_log() -> None:
+    """Install :class:`QuietRepeats` on ``uvicorn.error`` (once)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietRepeats) for f in logger.filters):
+        logger.addFilter(QuietRepeats())
+
+
 def _small_buffers(transport: Any) -> None:
     sock = transport.get_extra_info("socket")
     if sock is not None:

@@ -24,22 +24,25 @@ def uvicorn_config(app: Any, host: str, port: int, forwarded_allow_ips: str | No
     import uvicorn
 
     from .app import MAX_BODY
-    from .net import Guard, connection_ceiling, protocols
+    from .net import Guard, connection_ceiling, protocols, quiet_uvicorn_log
 
     limits = app.state.limits
     ceiling = connection_ceiling(limits, fd_limit if fd_limit is not None else _fd_soft_limit())
     guard = Guard(limits, ceiling, app.state.hub.limit_log)
     app.state.guard = guard
     http, ws = protocols(guard)
-    return uvicorn.Config(
+    config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", access_log=False,
         http=http, ws=ws, ws_max_size=MAX_BODY, ws_max_queue=16,
         ws_ping_interval=20.0, ws_ping_timeout=20.0,
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips if forwarded_allow_ips is not None else "",
-        limit_concurrency=ceiling, timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
+        # the guard refuses connections over the ceiling; uvicorn's own 503 is a backstop just above it
+        limit_concurrency=ceiling + 16, timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
         timeout_graceful_shutdown=5, server_header=False,
     )
+    quiet_uvicorn_log()  # after Config, which configures uvicorn's loggers
+    return config
 
 
 def _fd_soft_limit() -> int:

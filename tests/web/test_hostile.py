@@ -247,6 +247,28 @@ def test_3_connections_per_client_and_in_all_are_capped_with_one_log_line(serve,
     assert _get(srv.port, "/api/games")[0] == 200
 
 
+def test_3_malformed_http_requests_are_logged_once_not_per_request(serve):
+    srv = serve()
+    seen: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    handler = Keep()
+    logging.getLogger("uvicorn.error").addHandler(handler)  # uvicorn's loggers do not reach caplog
+    try:
+        for _ in range(20):
+            s = _idle_conn(srv.port)
+            s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            assert _closed_by_server(s, 10)
+            s.close()
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+    assert sum("Invalid HTTP request" in m for m in seen) == 1, seen
+    assert _get(srv.port, "/api/games")[0] == 200
+
+
 def test_3_the_ceiling_stays_below_the_descriptor_limit():
     from boardlab.web.net import FD_RESERVE, connection_ceiling, raise_fd_limit
 

@@ -203,3 +203,17 @@ def test_serve_passes_its_limits(monkeypatch):
     assert r.exit_code == 0, r.output
     assert calls[0]["limits"] == Limits(bot_workers=3, bot_move_limit=4.5, create_rate=5, create_burst=7,
                                         max_matches=50, idle_seconds=60)
+
+
+def test_serve_passes_forwarded_allow_ips_only_when_given(monkeypatch):
+    calls = []
+    fake = types.ModuleType("boardlab.web.server")
+    fake.run = lambda **kw: calls.append(kw)
+    monkeypatch.setitem(sys.modules, "boardlab.web.server", fake)
+    assert CliRunner().invoke(build_cli(), ["serve"]).exit_code == 0
+    assert "forwarded_allow_ips" not in calls[-1]  # believed from no address
+    r = CliRunner().invoke(build_cli(), ["serve", "--forwarded-allow-ips", "10.0.0.5", "--max-connections", "500"])
+    assert r.exit_code == 0, r.output
+    assert calls[-1]["forwarded_allow_ips"] == "10.0.0.5" and calls[-1]["limits"].max_connections == 500
+    r = CliRunner().invoke(build_cli(), ["serve", "--forwarded-allow-ips", " "])
+    assert r.exit_code == 2 and "--forwarded-allow-ips" in r.output
