@@ -85,7 +85,7 @@ PERSONA_STYLE = {
 class HeuristicAgent(BaseAgent):
     """Greedy one-ply scoring of the legal actions (see the module docs).
 
-    Parameters: ``noise`` (random tie-breaking amplitude) and ``persona``
+    Parameters: ``noise`` (random tie-breaking amplitude, widened past :data:`PATIENCE` turns) and ``persona``
     (``runner``, ``hunter``, ``cautious``, ``collector`` or ``camper``), e.g.
     ``heuristic:persona=hunter``.  The rules of thumb's weights are parameters
     too, multiplying the persona's: ``progress``, ``danger``, ``kill``,
