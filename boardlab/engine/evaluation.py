@@ -81,8 +81,8 @@ class FittedEvaluation:
             raise ContentError(f"{source}: 'models' must map player counts to models by role")
         self.models: dict[int, dict[str, Model]] = {}
         for count, by_role in models.items():
-            if not str(count).isdigit() or int(count) < 1:
-                raise ContentError(f"{source}: model key {count!r} is not a player count")
+            if not str(count).isdigit() or len(str(count)) > 3 or int(count) < 1:  # (int() of 4,300+ digits raises)
+                raise ContentError(f"{source}: model key {str(count)[:20]!r} is not a player count")
             if not isinstance(by_role, dict) or not by_role:
                 raise ContentError(f"{source}: models[{count}] must map roles to weights")
             parsed: dict[str, Model] = {}

@@ -196,3 +196,13 @@ def test_content_of_valid_json_but_the_wrong_shape_is_one_line(run, tmp_path):
     r = run("simulate", "summoners-quest", "--games", "1", "--option", "board_file=board.json")
     assert_usage_error(r)
     assert "malformed" in r.stderr or "board" in r.stderr
+
+
+def test_an_evaluation_file_keyed_by_a_huge_player_count_is_one_line(run, tmp_path):
+    # found by scripts/fuzz_files.py (fit-eval --merge --out): a model key of 4,400 digits was a ValueError traceback
+    r = run("fit-eval", "toy", "--games", "5", "--every", "50", "--out", "e.json", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    doc = json.loads((tmp_path / "e.json").read_text())
+    doc["models"]["9" * 4400] = next(iter(doc["models"].values()))
+    (tmp_path / "e.json").write_text(json.dumps(doc))
+    assert_usage_error(run("fit-eval", "toy", "--games", "5", "--every", "50", "--merge", "--out", "e.json", "--jobs", "1"))
