@@ -106,10 +106,13 @@ def _compare_many(folders: list[Path]) -> dict:
 @click.option("--until-ci", type=FiniteFloat(0, 1, low_open=True), default=None, metavar="WIDTH",
               help="Sequential stopping: stop once every seat's (or side's) anytime-valid 95% interval is narrower than WIDTH (e.g. 0.1); --games is then the maximum.")
 @click.option("--look-every", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games between looks with --until-ci.")
+@click.option("--skill-check", "skill_agent", is_flag=False, flag_value="auto", default=None, metavar="[AGENT]",
+              help="Re-test the verdicts (seats, sides, first player, each variant's effect) with the search agent, sequentially; AGENT defaults to the game's measured search (docs/playtest.md, 'Skill check').")
+@click.option("--skill-games", type=click.IntRange(1, MAX_GAMES), default=None, help="Most games per variant for --skill-check (default 20).")
 @click.option("--list-tags", is_flag=True, help="List the game's action tags (what --restrict accepts) and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics summary as one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, list_tags, as_json, quiet):
+def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, list_tags, as_json, quiet):
     """Playtest GAME: run many bot games, store results.parquet, write report.html.
 
     An interrupted run resumes: run the same command again with the same --out.
@@ -125,6 +128,8 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
     if len(names) > MAX_VARIANTS or any(n == "" for n in names):
         raise InvalidOptionError(f"--variant takes one variant, or up to {MAX_VARIANTS} separated by commas (the first is the base)")
     restrict_map = _parse_restrict(restrict)
+    if skill_games is not None and skill_agent is None:
+        raise InvalidOptionError("--skill-games needs --skill-check")
     if list_tags:
         from boardlab.playtest.tags import game_tags
 
@@ -138,6 +143,10 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
         cfg = game.config()
         configs.append(plan_run(game_id, games=games, players=game.players, variant=cfg["variant"],
                                 options=cfg["options"], agents=specs, seed=seed, restrict=restrict_map))
+    if skill_agent is not None:
+        from boardlab.playtest.skill import check_skill_agent
+
+        check_skill_agent(configs[0], skill_agent)
     results = []
     folders = []
     for v, cfg in zip(names, configs):
@@ -152,6 +161,10 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
             res = execute(cfg, folder, backend=backend, jobs=jobs, ray_address=ray_address, until_ci=until_ci, look_every=look_every)
         results.append(res)
         folders.append(folder)
+    if skill_agent is not None:
+        from boardlab.playtest.skill import run_skill_check
+
+        run_skill_check(configs, folders, results, skill_agent, skill_games, jobs, quiet or as_json)
     if as_json:
         doc = {"runs": [{"folder": str(f), **r} for f, r in zip(folders, results)]}
         if len(configs) == 2:

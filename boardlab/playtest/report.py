@@ -141,6 +141,10 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
             lines.append(f"- `{u['key']}`: {100 * u['delta']:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]{'*' if u.get('significant') else ''}"
                          f" ({u['occurrences']} uses){note}")
     lines += ["", "## Experience", ""] + exp
+    if result.get("skill_check"):
+        from .skill import markdown_lines
+
+        lines += ["", "## Skill check", ""] + markdown_lines(result["skill_check"])
     return "\n".join(lines) + "\n"
 
 

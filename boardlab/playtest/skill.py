@@ -32,7 +32,7 @@ says so and plays nothing: the heuristic's verdicts already are the search's.
 from __future__ import annotations
 
 import dataclasses
-import math
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -370,12 +370,9 @@ def run_skill_check(configs: Sequence[Any], folders: Sequence[Path], results: li
     if not all(r.get("complete") for r in results):
         raise BoardlabError("--skill-check needs finished runs; run the same command again to finish them first")
     progress = None
-    if not quiet:
-        from boardlab.cli.common import console
-
-        err = console(stderr=True)
-        if err.is_terminal:
-            progress = lambda done, total: err.print(f"skill check: {done} of at most {total} games per variant")  # noqa: E731
+    if not quiet and sys.stderr.isatty():
+        def progress(done: int, total: int) -> None:
+            print(f"skill check: {done} of at most {total} games per variant", file=sys.stderr, flush=True)
     doc = skill_check(configs, folders, spec=None if agent == "auto" else agent, games=games or DEFAULT_GAMES,
                       jobs=jobs, progress=progress)
     results[0]["skill_check"] = public(doc)
