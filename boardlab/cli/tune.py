@@ -64,7 +64,7 @@ def command(game_id, targets, params, trials, games, repeats, players, variant, 
         if show:
             losses = ", ".join(f"{l:.3f} [{iv[0]:.3f}, {iv[1]:.3f}]" for l, iv in zip(rec["losses"], rec["intervals"]))
             bar.console.print(f"trial {rec['number']:>3} rung {rec['rung']} {rec['games']:>5} games  {rec['params']}  loss {losses}"
-                              f"{'  reaches target' if rec['reached'] else ''}")
+                              f"{'  within tolerance' if rec['reached'] else ''}")
 
     with bar:
         result = tune(

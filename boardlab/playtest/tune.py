@@ -630,9 +630,9 @@ table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding
 <section><h2>Verdict</h2>
 <p>Goal{'s' if len(result['targets']) > 1 else ''}: {html.escape(goals)}. On the same {result['best']['games']} search games
 (the designer's values are raced through every rung beside the best candidates): the designer's values
-{html.escape(json.dumps(result['defaults'], sort_keys=True))} lose {html.escape(_losses(result['default_losses']))}
+{html.escape(json.dumps(result['defaults'], sort_keys=True))}: loss {html.escape(_losses(result['default_losses']))}
 ({'within' if result.get('default_reached') else 'outside'} tolerance); the search's choice
-{html.escape(json.dumps(result['best']['params'], sort_keys=True))} loses {html.escape(_losses(result['best']['losses']))}
+{html.escape(json.dumps(result['best']['params'], sort_keys=True))}: loss {html.escape(_losses(result['best']['losses']))}
 ({'within' if result['best']['reached'] else 'outside'} tolerance). Search games chose the setting; only the fresh
 games below can confirm it.</p>
 <p id="confirmation"><b>{html.escape(conf['verdict'])}</b>. {html.escape(conf['text'])}</p>{links}</section>
