@@ -270,10 +270,12 @@ def skill_check(
         return doc
     skill_cfgs = [dataclasses.replace(c, agents=tuple([spec] * c.players), games=games) for c in configs]
     skill_dirs = [skill_folder(f) for f in folders]
+    for cfg, d in zip(skill_cfgs, skill_dirs):
+        _adopt(RunDir(d), cfg)
     look = max(1, look_every)
     while True:
         played = {label: _prefix(RunDir(d).read_parts()) if RunDir(d).exists() else [] for label, d in zip(labels, skill_dirs)}
-        n = min(len(rows) for rows in played.values())
+        n = min(games, *(len(rows) for rows in played.values()))
         played = {label: rows[:n] for label, rows in played.items()}
         decided = assess(items, played, base_cfg.players, labels[0])
         if progress:
@@ -289,6 +291,22 @@ def skill_check(
                folders=[str(d) for d in skill_dirs])
     _save(folders[0], doc)
     return doc
+
+
+def _adopt(run: Any, cfg: Any) -> None:
+    """Let an earlier check's skill folder continue under a new ``--skill-games`` cap; refuse other differences."""
+    from boardlab.engine.errors import BoardlabError
+
+    if not run.exists():
+        return
+    manifest = run.read_manifest()
+    old = dict(manifest.get("config") or {})
+    new = cfg.to_json()
+    if {**old, "games": new["games"]} != new:
+        raise BoardlabError(f"{run.path} holds skill games of another check (agent, variant or options differ); "
+                            "remove it or choose another --out")
+    if old["games"] != new["games"]:
+        run.write_manifest({**manifest, "config": new, "complete": False})
 
 
 def _save(folder: str | Path, doc: dict[str, Any]) -> None:

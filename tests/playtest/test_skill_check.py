@@ -8,6 +8,7 @@ import json
 import pytest
 
 from boardlab.cli import main
+from boardlab.engine.errors import BoardlabError
 from boardlab.playtest import execute, plan_run
 from boardlab.playtest.skill import (LOOK_EVERY, MARGIN, assess, balance_items, effect_items, search_strength,
                                      skill_check, skill_folder)
@@ -103,7 +104,10 @@ def test_stops_at_the_first_look_where_every_claim_is_decided(tmp_path):
     cfg = plan_run("coin", games=30, agents=["random"], options={"bias": 100}, seed=3)
     folder = tmp_path / "coin"
     execute(cfg, folder, jobs=1)
-    doc = skill_check([cfg], [folder], spec="ismcts:iterations=2", games=40, jobs=1)
+    first = skill_check([cfg], [folder], spec="ismcts:iterations=2", games=4, jobs=1)  # too few games to decide
+    assert not first["decided"] and first["games_played"] == 4
+    assert {it["status"] for it in first["items"]} == {"undecided"}
+    doc = skill_check([cfg], [folder], spec="ismcts:iterations=2", games=40, jobs=1)  # a higher cap continues the same games
     # seat 0 (always first) wins every game at both levels: one claim each for seats 0 and 1
     expected = next(n for n in range(LOOK_EVERY, 41, LOOK_EVERY) if confidence_sequence(n, n, 0.025)[0] > 0.5)
     assert doc["decided"] and doc["games_played"] == expected < 40
@@ -114,6 +118,8 @@ def test_stops_at_the_first_look_where_every_claim_is_decided(tmp_path):
     # running it again plays nothing more
     again = skill_check([cfg], [folder], spec="ismcts:iterations=2", games=40, jobs=1)
     assert again["games_played"] == expected and len(RunDir(skill_folder(folder)).read_parts()) == expected
+    with pytest.raises(BoardlabError, match="another check"):
+        skill_check([cfg], [folder], spec="ismcts:iterations=3", games=40, jobs=1)
 
 
 ARGS = ["playtest", "dungeons-jewel", "--players", "2", "--games", "16", "--agents", "random", "--max-turns", "150",
