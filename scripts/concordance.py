@@ -11,7 +11,12 @@ document (between the ``<!-- concordance:begin -->`` and ``<!-- concordance:end 
     python scripts/concordance.py --game armies --sentences 40-42   # print numbered sentences of a seed
 
 The seeds live in ``../shared/seeds/`` beside the checkout (``BOARDLAB_SEEDS`` overrides). Where they are
-absent, as on a user's fresh clone, the check prints a one-line reason and exits 0.
+absent, as on a user's fresh clone, the seeds' check prints a one-line reason and is skipped (exit 0).
+
+A designer's own game (``boardlab new-game``) has no seed: its rules text, as the designer wrote it, is
+``docs/rules/<game>.rulebook.txt`` in the repository, and its concordance traces that file's sentences the
+same way. Every ``docs/rules/*.rulebook.txt`` is a game to check (see :func:`all_games`), with or without the
+seeds.
 
 Sentence numbering
 ------------------
@@ -79,6 +84,25 @@ def seeds_dir() -> Path:
     return Path(env) if env else ROOT.parent / "shared" / "seeds"
 
 
+def rules_text_path(game: str, root: Path | None = None) -> Path:
+    """The rules text a game's concordance covers: its seed (``SEED_FILES``, in ``root`` or the seeds
+    folder) or, for a designer's own game, ``docs/rules/<game>.rulebook.txt``."""
+    if game in SEED_FILES:
+        return (root or seeds_dir()) / SEED_FILES[game]
+    return ROOT / "docs" / "rules" / f"{game}.rulebook.txt"
+
+
+def own_games() -> list[str]:
+    """Designers' own games: those with a ``docs/rules/<game>.rulebook.txt`` (and no seed)."""
+    return sorted(p.name[: -len(".rulebook.txt")] for p in (ROOT / "docs" / "rules").glob("*.rulebook.txt")
+                  if p.name[: -len(".rulebook.txt")] not in SEED_FILES)
+
+
+def all_games() -> list[str]:
+    """Every game with a concordance: the five seeds, then the designers' own games."""
+    return [*SEED_FILES, *own_games()]
+
+
 def split_sentences(line: str) -> list[str]:
     """The sentences of one seed line (see the module docstring for the rule)."""
     text = line.strip()
@@ -95,7 +119,7 @@ def split_sentences(line: str) -> list[str]:
 
 def seed_sentences(game: str, root: Path | None = None) -> tuple[list[str], dict[tuple[int, int], str]]:
     """The seed's lines and its sentences keyed by ``(line, sentence)``, both 1-based."""
-    path = (root or seeds_dir()) / SEED_FILES[game]
+    path = rules_text_path(game, root)
     lines = path.read_text(encoding="utf-8").split("\n")
     sentences: dict[tuple[int, int], str] = {}
     for number, line in enumerate(lines, start=1):
@@ -372,7 +396,7 @@ def run(games: list[str], write: bool = False, seeds: Path | None = None, out=sy
         print(f"{game:<18} {report.sentences:>9} {k['rule']:>5} {k['ledger']:>6} {k['content']:>7} {k['not-a-rule']:>10}"
               f" {k['duplicate']:>9} {report.rows:>5} {report.untested:>8}", file=out)
         all_problems += report.problems
-    if set(games) == set(SEED_FILES):
+    if set(games) == set(all_games()):
         for mark, tests in sorted(marks.items()):
             if mark not in known:
                 all_problems.append(f"{tests[0]}: marked seed({mark!r}), but no concordance row has that id")
@@ -385,25 +409,28 @@ def run(games: list[str], write: bool = False, seeds: Path | None = None, out=sy
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", action="append", choices=sorted(SEED_FILES), help="check only this game (repeatable)")
+    parser.add_argument("--game", action="append", choices=sorted(all_games()), help="check only this game (repeatable)")
     parser.add_argument("--write", action="store_true", help="re-render the tables in docs/rules/<game>.md")
     parser.add_argument("--sentences", metavar="A-B", help="print the numbered sentences of lines A to B of --game's seed")
     args = parser.parse_args(argv)
     seeds = seeds_dir()
+    chosen = args.game or all_games()
     if not seeds.is_dir():
-        print(f"concordance: skipped, no seed documents at {seeds} (set BOARDLAB_SEEDS)")
-        return 0
+        # a designer's own rules text is in the repository: those games are still checked
+        chosen = [g for g in chosen if g not in SEED_FILES]
+        print(f"concordance: {'seeds ' if chosen else ''}skipped, no seed documents at {seeds} (set BOARDLAB_SEEDS)")
+        if not chosen:
+            return 0
     sys.path.insert(0, str(ROOT))
-    games = args.game or list(SEED_FILES)
     if args.sentences:
         a, _, b = args.sentences.partition("-")
-        for game in games:
+        for game in chosen:
             _, sentences = seed_sentences(game, seeds)
             for (line, index), text in sentences.items():
                 if int(a) <= line <= int(b or a):
                     print(f"{line}.{index}\t{text}")
         return 0
-    return run(games, write=args.write, seeds=seeds)
+    return run(chosen, write=args.write, seeds=seeds)
 
 
 if __name__ == "__main__":

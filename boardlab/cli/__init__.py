@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "boardlab.cli.fiteval",
     "boardlab.cli.fitpolicy",
     "boardlab.cli.arena",
+    "boardlab.cli.newgame",
 ]
 
 #: Raised by click >= 8.2 for a bare ``boardlab`` (older versions print the help themselves).
