@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import json  # noqa: E402
 
+from boardlab.playtest import power  # noqa: E402
 from boardlab.playtest.store import RunDir  # noqa: E402
 from boardlab.stats import mcnemar_exact, wilson  # noqa: E402
 
@@ -161,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  white wins: may play it {free}/{m} = {pct(free, m)}; never plays it {never}/{m} = {pct(never, m)}")
     print(f"  discordant: only when free {free_only}, only when restricted {never_only};"
           f" McNemar exact p = {mcnemar_exact(free_only, never_only):.2f}")
+    psi = (free_only + never_only) / m  # what this comparison could have seen (80% power, alone at 5%)
+    seen = power.detectable_paired(m, psi, 0.05)
+    print(f"  could see a difference of {100 * seen:.1f} points or more (80% power, 5% level);"
+          f" {power.games_to_see_paired(0.05, psi, 0.05):,} paired games would see 5 points")
     battle = sum(1 for r in res if r["reason"] == BATTLE_END)
     print(f"  restricted games ending '{BATTLE_END}': {battle}/{m}")
     print("== precision: half-width of the 95% Wilson interval of a 50% win rate")
