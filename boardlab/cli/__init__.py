@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "boardlab.cli.fiteval",
     "boardlab.cli.fitpolicy",
     "boardlab.cli.arena",
+    "boardlab.cli.study",
     "boardlab.cli.newgame",
 ]
 

@@ -1,0 +1,623 @@
+"""Study files: a designer's questions about one game, kept in one TOML file and answered with as many games as each needs.
+
+A study names a game and a list of questions. Each question names the variant (content edits allowed:
+``rulebook+without:item:gloves``), the agents, a metric and what the designer expects of it, against a fair
+share, a fixed target or a base variant played on the same seeds, and the smallest effect that matters::
+
+    game = "dungeons-jewel"
+    seed = 2026
+
+    [[question]]
+    id = "first-player"
+    ask = "The player who started the game usually has a significant advantage."
+    metric = "win-rate"
+    who = "first player"
+    expect = "above"            # above | below | differs | none
+    smallest_effect = 0.05      # 5 points
+
+How many games (:func:`plan_games`): every run first plays ``pilot_games`` games; from their spread (the fair
+share, the discordance of paired results, the per-game standard deviation of a length) each question gets the
+games that see its smallest effect with 80% power at level ``0.05 / m`` (the strictest step of Holm's correction
+across the study's ``m`` questions), capped at ``max_games``; a run then grows to the most any of its questions
+needs (game *i* always uses the same seed, so a grown run keeps the games it has played).
+
+The answers (:func:`answer`) are one Holm family across every question. Each question's interval is taken at the
+level of the Holm step that decided it, and its verdict follows from that interval and the smallest effect ``d``:
+
+* ``above``: *does not hold* when the interval lies below ``+d`` (no edge that matters), *holds* when it lies
+  above 0, otherwise *undecided*; ``below`` is the mirror image;
+* ``differs``: *does not hold* when the interval lies inside ``(-d, +d)``, *holds* when it excludes 0;
+* ``none`` (fair, no effect): *holds* when the interval lies inside ``(-d, +d)``, *does not hold* when it
+  excludes 0;
+* otherwise *undecided*, with the effect the run could see (80% power at its Holm level) and the games that
+  would see ``d``.
+
+The tests reuse the lab's: the score test and Wilson interval for a win rate against a share, the balance family
+of :func:`boardlab.playtest.verdict.family` for "every seat (side) and the first player are fair", McNemar's
+test with the paired bootstrap of :func:`boardlab.playtest.compare.compare_rows` for a variant's effect on a win
+rate, the paired bootstrap for its effect on a length, and Student's t for a mean length against a target.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from boardlab.engine.errors import BoardlabError, InvalidOptionError
+from boardlab.stats import ALPHA, mean_ci, score_p, wilson
+
+from .power import detectable_mean, detectable_paired, detectable_share, games_to_see_mean, games_to_see_paired, games_to_see_share, z_sum
+
+#: Metrics a question may name: win rates, the balance of every seat (side) and the first player, and per-game means.
+WIN_RATE = "win-rate"
+BALANCE = "balance"
+MEANS = {"turns": "turns", "decisions": "decisions", "lead-changes": "lead_changes", "closeness": "closeness"}
+METRICS = (WIN_RATE, BALANCE, *MEANS)
+EXPECTS = ("above", "below", "differs", "none")
+
+STUDY_KEYS = {"title", "game", "seed", "players", "agents", "max_games", "pilot_games", "question"}
+QUESTION_KEYS = {"id", "ask", "variant", "base", "options", "base_options", "agents", "base_agents", "players",
+                 "metric", "who", "expect", "against", "smallest_effect"}
+#: The most games any run of a study may play, and the most questions in one study.
+MAX_GAMES = 1_000_000
+MAX_QUESTIONS = 100
+#: Discordance (share of paired games whose result differs) assumed at least this much when planning.
+MIN_PSI = 0.02
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One set of games a study plays: a variant with its options, players and agents (all runs share the seed)."""
+
+    variant: str | None
+    options: tuple[tuple[str, Any], ...]
+    players: int | None
+    agents: tuple[str, ...]
+
+    def label(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.options)
+        return f"{self.variant or 'default'}{'[' + opts + ']' if opts else ''}" + (f" {self.players}p" if self.players else "") + \
+            f" ({', '.join(self.agents)})"
+
+
+@dataclass
+class Question:
+    id: str
+    ask: str
+    metric: str
+    expect: str
+    smallest_effect: float
+    run: RunSpec
+    base: RunSpec | None = None
+    who: str | None = None
+    against: float | str | None = None
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Study:
+    game: str
+    title: str
+    seed: int
+    max_games: int
+    pilot_games: int
+    questions: list[Question]
+    path: str = ""
+
+    def runs(self) -> list[RunSpec]:
+        out: list[RunSpec] = []
+        for q in self.questions:
+            for r in (q.base, q.run):
+                if r is not None and r not in out:
+                    out.append(r)
+        return out
+
+
+def _fail(where: str, message: str) -> None:
+    raise InvalidOptionError(f"{where}: {message}")
+
+
+def _int(where: str, key: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        _fail(where, f"'{key}' must be a whole number from {low} to {high:,}, got {value!r}")
+    return value
+
+
+def _agents(where: str, value: Any) -> tuple[str, ...]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items or not all(isinstance(a, str) and a.strip() for a in items):
+        _fail(where, f"'agents' must be an agent spec or a list of them (one per seat), got {value!r}")
+    return tuple(a.strip() for a in items)
+
+
+def _options(where: str, key: str, value: Any) -> tuple[tuple[str, Any], ...]:
+    if not isinstance(value, dict) or not all(isinstance(v, (bool, int, float, str)) for v in value.values()):
+        _fail(where, f"'{key}' must be a table of rule options (name = value), got {value!r}")
+    return tuple(sorted(value.items()))
+
+
+def parse(doc: dict[str, Any], where: str = "study") -> Study:
+    """Check a study document (parsed TOML) and build the :class:`Study`; every game, variant, agent, option and
+    metric is checked before any game is played (raises InvalidOptionError, one line)."""
+    from boardlab.engine.registry import make
+
+    from .run import plan_run
+
+    unknown = sorted(set(doc) - STUDY_KEYS)
+    if unknown:
+        _fail(where, f"unknown key {unknown[0]!r} (keys: {', '.join(sorted(STUDY_KEYS))})")
+    game_id = doc.get("game")
+    if not isinstance(game_id, str):
+        _fail(where, "'game' must name a game, e.g. game = \"dungeons-jewel\"")
+    default_variant = make(game_id).config()["variant"]  # an unknown game is a one-line error naming the known ones
+    seed = _int(where, "seed", doc.get("seed", 0), 0, 2**63 - 1)
+    max_games = _int(where, "max_games", doc.get("max_games", 1000), 1, MAX_GAMES)
+    pilot = _int(where, "pilot_games", doc.get("pilot_games", 100), 2, MAX_GAMES)
+    title = doc.get("title", f"Study of {game_id}")
+    if not isinstance(title, str):
+        _fail(where, "'title' must be a string")
+    players = _int(where, "players", doc["players"], 1, 64) if "players" in doc else None
+    agents = _agents(where, doc["agents"]) if "agents" in doc else ("heuristic",)
+    items = doc.get("question")
+    if not isinstance(items, list) or not items or not all(isinstance(q, dict) for q in items):
+        _fail(where, "a study needs at least one [[question]]")
+    if len(items) > MAX_QUESTIONS:
+        _fail(where, f"at most {MAX_QUESTIONS} questions in one study, got {len(items)}")
+    questions: list[Question] = []
+    checked: dict[RunSpec, Any] = {}
+    for i, q in enumerate(items, 1):
+        qid = q.get("id", f"q{i}")
+        at = f"{where}, question {qid!r}" if isinstance(qid, str) else f"{where}, question {i}"
+        if not isinstance(qid, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", qid):
+            _fail(at, "'id' must be a short name of letters, digits, '-', '_' or '.'")
+        if any(other.id == qid for other in questions):
+            _fail(at, "two questions share this id")
+        bad = sorted(set(q) - QUESTION_KEYS)
+        if bad:
+            _fail(at, f"unknown key {bad[0]!r} (keys: {', '.join(sorted(QUESTION_KEYS))})")
+        metric = q.get("metric")
+        if metric not in METRICS:
+            _fail(at, f"unknown metric {metric!r} (metrics: {', '.join(METRICS)})")
+        expect = q.get("expect", "none" if metric == BALANCE else None)
+        if expect not in EXPECTS:
+            _fail(at, f"'expect' must be one of {', '.join(EXPECTS)}, got {expect!r}")
+        if metric == BALANCE and expect != "none":
+            _fail(at, "a balance question asks whether every seat is fair: expect = \"none\"")
+        d = q.get("smallest_effect")
+        if isinstance(d, bool) or not isinstance(d, (int, float)) or not d > 0 or not math.isfinite(d) or (metric in (WIN_RATE, BALANCE) and d >= 1):
+            _fail(at, f"'smallest_effect' must be a positive number (a share below 1 for win rates, e.g. 0.05 for 5 points), got {d!r}")
+        ask = q.get("ask", "")
+        if not isinstance(ask, str):
+            _fail(at, "'ask' must be a string (the question in words, e.g. the seed's own)")
+        q_players = _int(at, "players", q["players"], 1, 64) if "players" in q else players
+        q_agents = _agents(at, q["agents"]) if "agents" in q else agents
+        for key in ("variant", "base"):
+            if key in q and (not isinstance(q[key], str) or not q[key].strip()):
+                _fail(at, f"'{key}' must name a variant (content edits allowed: rulebook+without:item:gloves)")
+        run = RunSpec(q.get("variant", default_variant), _options(at, "options", q.get("options", {})), q_players, q_agents)
+        base = None
+        if "base" in q or "base_options" in q or "base_agents" in q:
+            base = RunSpec(q.get("base", q.get("variant", default_variant)), _options(at, "base_options", q.get("base_options", {})), q_players,
+                           _agents(at, q["base_agents"]) if "base_agents" in q else q_agents)
+            if base == run:
+                _fail(at, "the base and the variant are the same games; change the variant, its options or its agents")
+            if metric == BALANCE:
+                _fail(at, "a balance question has no base (ask about one seat's win rate against the base instead)")
+        for spec in (run, base):
+            if spec is not None and spec not in checked:
+                try:
+                    checked[spec] = plan_run(game_id, games=1, players=spec.players, variant=spec.variant,
+                                             options=dict(spec.options), agents=list(spec.agents), seed=seed)
+                except BoardlabError as exc:
+                    _fail(at, str(exc))
+        cfg = checked[run]
+        who = q.get("who")
+        if metric == WIN_RATE:
+            if not isinstance(who, str):
+                _fail(at, "a win-rate question names 'who': \"seat N\", \"first player\" or a side (e.g. \"wizard\")")
+            who = who.strip().lower()
+            m = re.fullmatch(r"seat (\d+)", who)
+            if m and int(m.group(1)) >= cfg.players:
+                _fail(at, f"there is no {who} in a {cfg.players}-player game")
+            if who == "first player" and base is not None:
+                _fail(at, "a variant's effect is asked of a seat or a side, not of the first player")
+        elif who is not None:
+            _fail(at, f"'who' belongs to win-rate questions, not to {metric}")
+        against = q.get("against")
+        if against is not None:
+            if base is not None or metric == BALANCE:
+                _fail(at, "'against' is for a question without a base: a fixed share or target to compare with")
+            if isinstance(against, bool) or not isinstance(against, (int, float, str)) or (isinstance(against, str) and against != "fair"):
+                _fail(at, f"'against' must be \"fair\" or a number, got {against!r}")
+            if metric == WIN_RATE and not isinstance(against, str) and not 0 < against < 1:
+                _fail(at, f"'against' for a win rate is a share between 0 and 1, got {against!r}")
+        if metric in MEANS and base is None and not isinstance(against, (int, float)):
+            _fail(at, f"a {metric} question without a base needs 'against', the target to compare with (e.g. against = 60)")
+        questions.append(Question(qid, ask.strip(), metric, expect, float(d), run, base, who, against))
+    return Study(game_id, title, seed, max_games, min(pilot, max_games), questions)
+
+
+def load(path: str | Path) -> Study:
+    """Read and check a study file (bounded reader; bad TOML is a one-line InvalidOptionError)."""
+    import tomllib
+
+    from boardlab.engine.files import read_text
+
+    text = read_text(path, "study file", error=InvalidOptionError, limit=1024 * 1024)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidOptionError(f"study file {path} is not valid TOML ({exc})") from None
+    study = parse(doc, f"study file {path}")
+    study.path = str(path)
+    return study
+
+
+# -- measuring ---------------------------------------------------------------------------------------------------
+
+def _points(r: dict[str, Any], who: str, players: int) -> tuple[float, float]:
+    """(points of ``who`` in one game, its fair share): a win is 1, a draw an equal share (as in the verdict)."""
+    drawn = not r["winners"] and not r.get("truncated")
+    m = re.fullmatch(r"seat (\d+)", who)
+    if m or who == "first player":
+        seat = int(m.group(1)) if m else r["first_seat"]
+        return (1.0 if seat in r["winners"] else (1.0 / players if drawn else 0.0)), 1.0 / players
+    roles = sorted(set(r["roles"]))
+    fair = 1.0 / len(roles)
+    won = any(role.lower() == who for role in r.get("winner_roles") or [])
+    return (1.0 if won else (fair if drawn else 0.0)), fair
+
+
+def _check_who(q: Question, rows: Sequence[dict[str, Any]]) -> None:
+    if q.metric != WIN_RATE or q.who is None or q.who == "first player" or re.fullmatch(r"seat \d+", q.who):
+        return
+    roles = sorted({role.lower() for r in rows for role in r["roles"]})
+    if q.who not in roles:
+        raise InvalidOptionError(f"question {q.id!r}: no side named {q.who!r} in these games (sides: {', '.join(roles)}; "
+                                 "or \"seat N\", \"first player\")")
+    if any(len(set(r.get("winner_roles") or [])) > 1 for r in rows):
+        raise InvalidOptionError(f"question {q.id!r}: several sides win together in these games; ask about a seat instead")
+
+
+def _paired_measure(q: Question, base_rows: Sequence[dict[str, Any]], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The compare_rows measure a paired question asks about (with its bootstrap distribution, not yet corrected)."""
+    from .compare import compare_rows
+
+    res = compare_rows(base_rows, rows, adjust=False)
+    if q.metric in MEANS:
+        if q.metric in ("turns", "decisions"):
+            return dict(res[q.metric])
+        from .compare import paired_bootstrap
+
+        by_seed = {r["seed"]: r for r in rows}
+        pairs = [(a, by_seed[a["seed"]]) for a in base_rows if a["seed"] in by_seed]
+        col = MEANS[q.metric]
+        return paired_bootstrap([float(a[col]) for a, _ in pairs], [float(b[col]) for _, b in pairs])
+    m = re.fullmatch(r"seat (\d+)", q.who or "")
+    if m:
+        return dict(res["win_by_seat"][int(m.group(1))])
+    match = [r for role, r in res["win_by_role"].items() if role.lower() == q.who]
+    return dict(match[0])
+
+
+def measure(q: Question, rows: Sequence[dict[str, Any]], base_rows: Sequence[dict[str, Any]] | None) -> dict[str, Any]:
+    """The estimate, reference, p-value and spread of one question (before the study's Holm correction)."""
+    n = len(rows)
+    players = rows[0]["players"]
+    if q.metric == BALANCE:
+        from .metrics import roles_add_information
+        from .verdict import family
+
+        claims = family(rows, players, roles=roles_add_information(rows))
+        k = len(claims)
+        worst = max(claims, key=lambda c: abs(c["rate"] - c["fair"]))
+        return {"kind": "balance", "n": n, "claims": [{key: c[key] for key in ("label", "k", "n", "rate", "fair", "p")} for c in claims],
+                "p_value": min(1.0, min(c["p"] for c in claims) * k), "estimate": worst["rate"], "reference": worst["fair"],
+                "spread": worst["fair"]}
+    if q.base is not None:
+        assert base_rows is not None
+        r = _paired_measure(q, base_rows, rows)
+        paired = len([1 for a in base_rows if a["seed"] in {b["seed"] for b in rows}])
+        out = {"kind": "paired", "n": paired, "p_value": r["p_value"], "estimate": r["difference"], "reference": 0.0,
+               "distribution": r.get("distribution"), "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+        if q.metric == WIN_RATE:
+            out.update(base_value=r["rate_a"], value=r["rate_b"], spread=max(MIN_PSI, (r["a_only"] + r["b_only"]) / max(paired, 1)))
+        else:
+            out.update(base_value=r["mean_a"], value=r["mean_b"])
+            dist = r.get("distribution")
+            import statistics
+
+            out["spread"] = statistics.pstdev(dist) * math.sqrt(paired) if dist else 0.0  # per-game sd of the difference
+        return out
+    if q.metric == WIN_RATE:
+        pts = [_points(r, q.who or "", players) for r in rows]
+        fair = pts[0][1]
+        ref = fair if q.against in (None, "fair") else float(q.against)  # type: ignore[arg-type]
+        k = sum(p for p, _ in pts)
+        return {"kind": "share", "n": n, "k": k, "estimate": k / n, "reference": ref, "p_value": score_p(k, n, ref), "spread": ref}
+    values = [float(r[MEANS[q.metric]]) for r in rows]
+    mean, _, _ = mean_ci(values)
+    ref = float(q.against)  # type: ignore[arg-type]
+    import statistics
+
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    if sd == 0:
+        p = 1.0 if mean == ref else 0.0
+    else:
+        from scipy.stats import t
+
+        p = float(2 * t.sf(abs(mean - ref) / (sd / math.sqrt(n)), n - 1))
+    return {"kind": "mean", "n": n, "values": values, "estimate": mean, "reference": ref, "p_value": p, "spread": sd}
+
+
+def games_needed(q: Question, m: dict[str, Any], alpha: float) -> int:
+    """Games that see the question's smallest effect with 80% power at level ``alpha``, from a measure's spread."""
+    d = q.smallest_effect
+    if m["kind"] == "balance":
+        return games_to_see_share(d, m["spread"], alpha / len(m["claims"]))
+    if m["kind"] == "share":
+        return games_to_see_share(d, m["spread"], alpha)
+    if m["kind"] == "paired" and q.metric == WIN_RATE:
+        return games_to_see_paired(d, m["spread"], alpha)
+    sd = max(m["spread"], 1e-9)
+    return max(1, math.ceil((z_sum(alpha) * sd / d) ** 2))
+
+
+def _interval(q: Question, m: dict[str, Any], level: float) -> tuple[float, float, float]:
+    """(detectable effect, low, high) of the effect (estimate minus reference) at level ``level``."""
+    n = m["n"]
+    ref = m["reference"]
+    if m["kind"] == "balance":
+        k = len(m["claims"])
+        for c in m["claims"]:
+            c["lo"], c["hi"] = wilson(c["k"], c["n"], alpha=level / k)
+        lo = min(c["lo"] - c["fair"] for c in m["claims"])
+        hi = max(c["hi"] - c["fair"] for c in m["claims"])
+        return detectable_share(n, m["spread"], level / k), lo, hi
+    if m["kind"] == "share":
+        lo, hi = wilson(m["k"], n, alpha=level)
+        return detectable_share(n, ref, level), lo - ref, hi - ref
+    if m["kind"] == "mean":
+        _, lo, hi = mean_ci(m.pop("values"), alpha=level)
+        return detectable_mean(m["spread"] / math.sqrt(n), level) if n else 1.0, lo - ref, hi - ref
+    from .compare import interval_at
+
+    lo, hi = interval_at(m, level)
+    m.pop("distribution", None)
+    if q.metric == WIN_RATE:
+        return detectable_paired(n, m["spread"], level), lo, hi
+    return detectable_mean(m["spread"] / math.sqrt(n), level) if n else 1.0, lo, hi
+
+
+def decide(expect: str, lo: float, hi: float, d: float) -> str:
+    """``holds``, ``does not hold`` or ``undecided``, from the effect's interval and the smallest effect ``d``."""
+    if expect == "above":
+        return "does not hold" if hi < d else ("holds" if lo > 0 else "undecided")
+    if expect == "below":
+        return "does not hold" if lo > -d else ("holds" if hi < 0 else "undecided")
+    inside = -d < lo and hi < d
+    excludes = lo > 0 or hi < 0
+    if expect == "differs":
+        return "does not hold" if inside else ("holds" if excludes else "undecided")
+    return "holds" if inside else ("does not hold" if excludes else "undecided")
+
+
+def _fmt(q: Question, x: float, signed: bool = False, unit: bool = True) -> str:
+    """A win rate as a percentage (a difference in points), a length in turns (decisions)."""
+    if q.metric in (WIN_RATE, BALANCE):
+        return (f"{100 * x:+.1f}" + (" points" if unit else "")) if signed else f"{100 * x:.1f}%"
+    name = {"turns": " turns", "decisions": " decisions"}.get(q.metric, "") if unit else ""
+    digits = 1 if q.metric in ("turns", "decisions") else 2
+    return f"{x:+.{digits}f}{name}" if signed else f"{x:.{digits}f}{name}"
+
+
+def _size(q: Question, x: float) -> str:
+    return _fmt(q, x, True)[1:]
+
+
+_WHAT = {"above": "more than", "below": "less than", "differs": "different from", "none": "the same as"}
+
+
+def words(q: Question, m: dict[str, Any], family_size: int) -> str:
+    """The plain-words verdict of one answered question."""
+    v, lo, hi, d = m["verdict"], m["lo"], m["hi"], q.smallest_effect
+    span = f"[{_fmt(q, lo, True, False)}, {_fmt(q, hi, True, False)}]"
+    p = f"p = {m['p_holm']:.2g}" if m["p_holm"] >= 0.001 else "p < 0.001"
+    holm = f"{p} after Holm's correction across the study's {family_size} questions"
+    if m["kind"] == "balance":
+        worst = max(m["claims"], key=lambda c: abs(c["rate"] - c["fair"]))
+        what = (f"every seat (side) and the first player are within [{_fmt(q, m['lo'], True, False)}, {_fmt(q, m['hi'], True)}] "
+                f"of their fair shares over {m['n']} games; the furthest, {worst['label'][0].lower() + worst['label'][1:]}, "
+                f"wins {100 * worst['rate']:.1f}% against {100 * worst['fair']:.0f}%")
+    elif m["kind"] == "paired":
+        what = (f"{q.who + ' wins ' if q.who else 'mean ' + q.metric + ' '}"
+                f"{_fmt(q, m['base_value'], unit=False)} with the base, {_fmt(q, m['value'], unit=False)} with the variant: "
+                f"{_fmt(q, m['estimate'], True)} {span} over {m['n']} paired games")
+    else:
+        ref = f"{'a fair ' if q.against in (None, 'fair') and q.metric == WIN_RATE else 'a target of '}{_fmt(q, m['reference'])}"
+        what = (f"{q.who + ' wins ' if q.metric == WIN_RATE else 'mean ' + q.metric + ' '}{_fmt(q, m['estimate'], unit=False)} against {ref}: "
+                f"{_fmt(q, m['estimate'] - m['reference'], True)} {span} over {m['n']} games")
+    if v == "holds":
+        if q.expect != "none":
+            why = f"the effect is {_WHAT[q.expect]} zero beyond chance"
+            if (q.expect == "above" and lo >= d) or (q.expect == "below" and hi <= -d) or (q.expect == "differs" and (lo >= d or hi <= -d)):
+                why += f", and at least the {_size(q, d)} that matter"
+        else:
+            why = f"any effect is smaller than the {_size(q, d)} that matter"
+        return f"Holds: {what} ({holm}); {why}."
+    if v == "does not hold":
+        if q.expect in ("above", "below", "differs") and not (lo > 0 or hi < 0):
+            why = f"any effect in that direction is smaller than the {_size(q, d)} that matter"
+        elif q.expect in ("above", "below"):
+            direction = "above" if lo > 0 else "below"
+            why = (f"the effect is {direction} zero" + ("" if direction != q.expect else f" but smaller than the {_size(q, d)} that matter"))
+        elif q.expect == "differs":
+            why = f"any effect is smaller than the {_size(q, d)} that matter"
+        elif m["kind"] == "balance":
+            why = f"{' and '.join(m['unfair'])} {'differs' if len(m['unfair']) == 1 else 'differ'} from the fair share beyond chance"
+        else:
+            why = "there is an effect beyond chance, and it may be as large as the smallest that matters"
+        return f"Does not hold: {what} ({holm}); {why}."
+    more = f"; about {m['games_to_see']:,} games would see {_size(q, d)}" if m["games_to_see"] > m["n"] else ""
+    return (f"Undecided: {what} ({holm}); the run could see an effect of {_size(q, m['detectable'])} "
+            f"(80% power at its Holm level), and the smallest that matters is {_size(q, d)}{more}.")
+
+
+def answer(study: Study, data: dict[RunSpec, Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Every question's measure, Holm-corrected as one family; adds the interval, verdict and words to each."""
+    from boardlab.stats import holm
+
+    measures = []
+    for q in study.questions:
+        rows = data[q.run]
+        _check_who(q, rows)
+        measures.append(measure(q, rows, data[q.base] if q.base is not None else None))
+    k = len(measures)
+    reject, adjusted = holm([m["p_value"] for m in measures], alpha=ALPHA)
+    order = sorted(range(k), key=lambda i: measures[i]["p_value"])
+    stop = None
+    for step, i in enumerate(order):
+        level = ALPHA / (k - step)
+        if stop is None and not reject[i]:
+            stop = level
+        measures[i]["alpha"] = level if stop is None else stop
+    out = []
+    for q, m, rej, p in zip(study.questions, measures, reject, adjusted):
+        m["p_holm"], m["rejected"] = p, bool(rej)
+        m["detectable"], m["lo"], m["hi"] = _interval(q, m, m["alpha"])
+        if m["kind"] == "balance":  # unfair when any claim's interval excludes its fair share (Bonferroni within)
+            unfair = [c for c in m["claims"] if c["lo"] > c["fair"] or c["hi"] < c["fair"]]
+            m["unfair"] = [c["label"] for c in unfair]
+            inside = -q.smallest_effect < m["lo"] and m["hi"] < q.smallest_effect
+            m["verdict"] = "holds" if inside else ("does not hold" if unfair else "undecided")
+        else:
+            m["verdict"] = decide(q.expect, m["lo"], m["hi"], q.smallest_effect)
+        m["games_to_see"] = games_needed(q, m, m["alpha"])
+        m["words"] = words(q, m, k)
+        q.result = m
+        out.append({"id": q.id, "ask": q.ask, "metric": q.metric, "who": q.who, "expect": q.expect,
+                    "smallest_effect": q.smallest_effect, "variant": q.run.label(),
+                    "base": q.base.label() if q.base else None, **{key: v for key, v in m.items() if key != "distribution"}})
+    return out
+
+
+# -- running -----------------------------------------------------------------------------------------------------
+
+def _config(study: Study, spec: RunSpec, games: int) -> Any:
+    from .run import plan_run
+
+    return plan_run(study.game, games=games, players=spec.players, variant=spec.variant, options=dict(spec.options),
+                    agents=list(spec.agents), seed=study.seed)
+
+
+def _play(study: Study, spec: RunSpec, games: int, folder: Path, jobs: int | None) -> list[dict[str, Any]]:
+    """Play ``spec`` to ``games`` games in ``folder``, keeping the games a smaller run of it already played there."""
+    from .run import execute
+    from .store import RunDir
+
+    cfg = _config(study, spec, games)
+    run = RunDir(folder)
+    if run.exists():
+        manifest = run.read_manifest()
+        old = dict(manifest.get("config") or {})
+        if {**old, "games": 0} != {**cfg.to_json(), "games": 0}:
+            raise BoardlabError(f"{folder} holds a different run; choose another --out folder")
+        if old.get("games", 0) >= games:
+            cfg = _config(study, spec, int(old["games"]))
+        else:  # grow the run: game i's seed depends only on the run seed and i, so its games stay valid
+            run.write_manifest({**manifest, "config": cfg.to_json(), "complete": False})
+    execute(cfg, folder, jobs=jobs)
+    return run.read_results()
+
+
+def slug(spec: RunSpec, index: int) -> str:
+    return f"run{index}-" + re.sub(r"[^A-Za-z0-9_.+-]+", "_", spec.variant or "default")[:60]
+
+
+def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_games: int | None = None,
+              log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Play every run of ``study`` (a pilot, then as many games as its questions need) and answer every question.
+
+    Writes ``study.json`` (the answers and the runs) and ``study.html`` into ``out``; returns the JSON document."""
+    out = Path(out)
+    cap = max_games or study.max_games
+    pilot = min(study.pilot_games, cap)
+    say = log or (lambda _msg: None)
+    runs = study.runs()
+    folders = {spec: out / "runs" / slug(spec, i) for i, spec in enumerate(runs)}
+    data: dict[RunSpec, list[dict[str, Any]]] = {}
+    for spec in runs:
+        say(f"pilot: {pilot} games of {spec.label()}")
+        data[spec] = _play(study, spec, pilot, folders[spec], jobs)
+    alpha_plan = ALPHA / len(study.questions)
+    need = {spec: len(data[spec]) for spec in runs}
+    plan = []
+    for q in study.questions:
+        _check_who(q, data[q.run])
+        m = measure(q, data[q.run], data[q.base] if q.base is not None else None)
+        n = min(cap, max(pilot, games_needed(q, m, alpha_plan)))
+        plan.append({"id": q.id, "games": n, "capped": games_needed(q, m, alpha_plan) > cap})
+        for spec in (q.run, q.base):
+            if spec is not None:
+                need[spec] = max(need[spec], n)
+    for spec in runs:
+        if need[spec] > len(data[spec]):
+            say(f"playing {spec.label()} to {need[spec]} games")
+            data[spec] = _play(study, spec, need[spec], folders[spec], jobs)
+    answers = answer(study, data)
+    doc = {"study": study.path, "title": study.title, "game": study.game, "seed": study.seed, "max_games": cap,
+           "pilot_games": pilot, "alpha_plan": alpha_plan, "plan": plan,
+           "runs": [{"label": s.label(), "folder": str(folders[s]), "games": len(data[s])} for s in runs],
+           "questions": answers}
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "study.json").write_text(json.dumps(doc, indent=2, sort_keys=True, default=float), encoding="utf-8")
+    write_html(doc, out / "study.html")
+    return doc
+
+
+def write_html(doc: dict[str, Any], path: Path) -> Path:
+    """One self-contained HTML page: a verdict per question, in plain words, with its interval."""
+    import html
+
+    e = html.escape
+    rows = []
+    for a in doc["questions"]:
+        cls = {"holds": "holds", "does not hold": "fails"}.get(a["verdict"], "undecided")
+        rows.append(f"<tr class=\"{cls}\"><td>{e(a['id'])}</td><td>{e(a['verdict'])}</td><td>{a['n']}</td>"
+                    f"<td>{a['p_holm']:.2g}</td></tr>")
+    sections = []
+    for a in doc["questions"]:
+        base = f"<br>Base: <code>{e(a['base'])}</code>" if a["base"] else ""
+        sections.append(f"<section id=\"q-{e(a['id'])}\"><h3>{e(a['id'])}</h3>"
+                        + (f"<blockquote>{e(a['ask'])}</blockquote>" if a["ask"] else "")
+                        + f"<p>Metric: <code>{e(a['metric'])}</code>{' of ' + e(a['who']) if a['who'] else ''}, expected "
+                        f"<code>{e(a['expect'])}</code>, smallest effect that matters {a['smallest_effect']:g}."
+                        f"<br>Variant: <code>{e(a['variant'])}</code>{base}</p>"
+                        f"<p class=\"verdict\">{e(a['words'])}</p></section>")
+    runs = "".join(f"<li><code>{e(r['label'])}</code>: {r['games']} games, <code>{e(r['folder'])}</code></li>" for r in doc["runs"])
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{e(doc['title'])}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }}
+table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
+tr.holds td:nth-child(2) {{ color: #1a6b2a; }} tr.fails td:nth-child(2) {{ color: #a31f1f; }}
+tr.undecided td:nth-child(2) {{ color: #7a5c00; }} blockquote {{ color: #555; font-style: italic; }}
+</style></head><body>
+<h1>{e(doc['title'])}</h1>
+<p>Game <code>{e(doc['game'])}</code>, seed {doc['seed']}: every run plays the same seeds, so game <i>i</i> of two runs is paired.
+Each run played a pilot of {doc['pilot_games']} games, then as many as its questions need to see their smallest effect with 80% power
+at level 0.05/{len(doc['questions'])} (at most {doc['max_games']:,} games).
+The {len(doc['questions'])} questions are one family: p-values are Holm-corrected across all of them, and each interval is taken at the
+level of the Holm step that decided its question.</p>
+<h2>Verdicts</h2>
+<table><thead><tr><th>question</th><th>verdict</th><th>games</th><th>p (Holm)</th></tr></thead><tbody>{''.join(rows)}</tbody></table>
+{''.join(sections)}
+<h2>Runs</h2><ul>{runs}</ul>
+</body></html>
+"""
+    path.write_text(page, encoding="utf-8")
+    return path
