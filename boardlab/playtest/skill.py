@@ -289,7 +289,7 @@ def skill_check(
         for cfg, d in zip(skill_cfgs, skill_dirs):
             have = len(_prefix(RunDir(d).read_parts())) if RunDir(d).exists() else 0
             if have < n + block:
-                execute(cfg, d, jobs=jobs, stop_after=n + block - have)
+                execute(cfg, d, jobs=jobs, stop_after=n + block - have, chunk_size=1)  # one game per task: a block spreads over the jobs
     doc.update(retested=True, games_played=n, seconds=time.perf_counter() - t0, decided=decided,
                folders=[str(d) for d in skill_dirs])
     _save(folders[0], doc)
@@ -342,8 +342,8 @@ def _level(it: dict[str, Any], which: str) -> str:
         return f"{_p(lv['rate'])} [{_p(lv['ci_low'])}, {_p(lv['ci_high'])}] of {lv['n']}: {word}"
     if which == "base":
         return f"{100 * lv['difference']:+.0f} pts [{100 * lv['ci_low']:+.0f}, {100 * lv['ci_high']:+.0f}] of {lv['n']}: {word}"
-    return (f"{100 * lv['difference']:+.0f} pts ({lv['b_only']} seeds won only with the variant, {lv['a_only']} only without; "
-            f"seeds changed at most {_p(lv['changed_high'])}) of {lv['n']}: {word}")
+    return (f"{100 * lv['difference']:+.0f} pts (seeds won only with the variant: {lv['b_only']}, only without: {lv['a_only']}; "
+            f"share of seeds it changes at most {_p(lv['changed_high'])}) of {lv['n']}: {word}")
 
 
 def markdown_lines(doc: dict[str, Any]) -> list[str]:
