@@ -164,7 +164,7 @@ def render_concordance(root: Path, gid: str, pkg: str) -> bool:
 
 def scaffold(name: str, players: int = 2, board: bool = True, root: Path | str = ".") -> list[Path]:
     """Write the new game into the checkout at ``root``; return the files written or changed."""
-    root = Path(root)
+    root = Path(root).resolve()
     subs = names(name)
     gid, pkg, cls = subs["__GAME_ID__"], subs["__PKG__"], subs["__CLASS__"]
     registry_py, pyproject = root / "boardlab" / "engine" / "registry.py", root / "pyproject.toml"
@@ -214,7 +214,7 @@ def command(name: str, players: int, board: bool, root: Path) -> None:
     """
     written = scaffold(name, players=players, board=board, root=root)
     gid = names(name)["__GAME_ID__"]
-    base = Path(root)
+    base = Path(root).resolve()
     seen: set[Path] = set()
     for path in sorted(written):
         if path not in seen:

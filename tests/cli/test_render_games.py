@@ -7,6 +7,7 @@ import re
 import pytest
 
 from boardlab.engine import make
+from boardlab.games import BUILTIN
 from boardlab.render.terminal import scene_text
 
 GRID_GAMES = ["blackfire", "dungeons-jewel", "wizards-labyrinth", "armies"]
@@ -125,13 +126,14 @@ def test_summoners_quest_summons_and_traps_name_their_owner():
 def test_prompts_say_choose_or_pick_never_click():
     import importlib
 
-    for mod in ("blackfire.scene", "dungeons_jewel.scene", "summoners_quest.scene", "armies.scene", "wizards_labyrinth.scene"):
-        prompts = getattr(importlib.import_module(f"boardlab.games.{mod}"), "PROMPTS", {})
+    for target in BUILTIN.values():  # every built-in game's scene module
+        mod = target.split(":")[0].rsplit(".", 1)[0] + ".scene"
+        prompts = getattr(importlib.import_module(mod), "PROMPTS", {})
         for text in prompts.values():
             assert "click" not in text.lower(), (mod, text)
 
 
-ALL_GAMES = ["blackfire", "dungeons-jewel", "wizards-labyrinth", "armies", "summoners-quest"]
+ALL_GAMES = sorted(BUILTIN)  # every built-in game
 
 
 def _words(text: str) -> set[str]:

@@ -16,9 +16,10 @@ from rich.console import Console
 
 from boardlab.cli.play import PlaySession
 from boardlab.engine import make
+from boardlab.games import BUILTIN
 from boardlab.render.compact import Squares, compact_frame, fold_choices
 
-GAMES = ["blackfire", "wizards-labyrinth", "armies", "dungeons-jewel", "summoners-quest"]
+GAMES = sorted(BUILTIN)  # every built-in game: a new one is covered without an edit here
 CLEAR = "\x1b[2J\x1b[H"
 SAVE = [""]
 
@@ -79,6 +80,8 @@ def applied_label(d: Decision, saved_action) -> str:
 
 
 def board_row_shown(scene, lines) -> bool:
+    if not scene.get("boards"):
+        return True  # a game without a board (boards: []) has no board row to show
     for board in scene.get("boards") or ():
         if board.get("kind") == "grid":
             labels = [str(r) for r in board.get("row_labels") or range(board["rows"])]
@@ -135,7 +138,7 @@ def test_every_decision_fits_the_terminal_with_board_prompt_and_choices(game_id,
     s = Screens(game_id, width)
     s.run(random_answers(1), monkeypatch, decisions=25)
     decisions = [(scr, d) for scr, d in s.screens if not d.over and "your choice" in scr.split("\n")[-1]]
-    assert len(decisions) >= 20
+    assert len(decisions) >= 20 or s.session.state.is_over()  # a short game may end sooner
     for screen, d in decisions:
         check_screen(screen, d, width, 30)
     assert CLEAR in s.buf.getvalue()  # each decision starts on a clean screen

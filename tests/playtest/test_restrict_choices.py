@@ -7,6 +7,7 @@ import pytest
 
 from boardlab.engine.errors import InvalidOptionError
 from boardlab.engine.registry import make
+from boardlab.games import BUILTIN
 from boardlab.playtest.run import plan_run
 from boardlab.playtest.simulate import play_row
 from boardlab.playtest.tags import game_tags, optional_tags
@@ -33,7 +34,7 @@ def outcomes(config, games):
     return [(r["winners"], r["turns"], r["decisions"], r["metrics"]) for r in (play_row(config, i, game) for i in range(games))]
 
 
-@pytest.mark.parametrize("game_id", ["armies", "blackfire", "dungeons-jewel", "summoners-quest", "wizards-labyrinth"])
+@pytest.mark.parametrize("game_id", sorted(BUILTIN))
 def test_every_choice_tag_met_in_play_changes_the_games_when_restricted(game_id):
     """Each vocabulary tag that random play meets as an option (up to four per game) restricts something: the
     restricted games differ from the unrestricted ones on the same seeds."""
