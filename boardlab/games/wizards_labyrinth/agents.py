@@ -1,9 +1,10 @@
 """A heuristic agent that plays either side of The Wizard's Labyrinth from its view alone.
 
 Heroes move as a pack: every hero computes the same team goal from public
-information (the nearest face-down room from the lowest living hero, dropped
-keys, or the tower entrance once enough keys are held) and steps along a
-shortest path to it, so the heroes meet and fight together.  The wizard puts
+information (the nearest face-down room or guarded key tile, dropped keys, or
+the tower entrance once enough keys are held) and steps along the cheapest road
+to it, a cell's monsters adding to its cost (so a hero never circles a guarded
+room he is after), and the heroes meet and fight together.  The wizard puts
 monsters in the heroes' way (most of all on his hidden key tiles and, once
 the keys are out, in the tower), freezes or scatters groups, and rages away
 the tiles that lengthen the heroes' road to the tower the most.
@@ -58,6 +59,33 @@ class Board:
                         d[j] = d[c] + 1
                         nxt.append(j)
             front = nxt
+        return d
+
+    def wdist(self, start: int, cost: dict[int, float]) -> dict[int, float]:
+        """The cheapest roads out of ``start``: a step out of cell ``c`` costs ``1 + cost[c]``.
+
+        Taken from a goal, ``wdist(goal)[c]`` is the cost of walking from ``c`` to the goal when entering
+        a cell costs 1 plus its risk: every cell entered, the goal included (see :meth:`HeuristicAgent._move`).
+        Taken from a hero's cell, ``wdist(pos)[c] + cost[c]`` is that of walking from the hero to ``c``
+        (less ``cost[pos]``, the same for every ``c``)."""
+        import heapq
+
+        d = {start: 0.0}
+        heap = [(0.0, start)]
+        nb = self.grid.neighbours
+        tiles, tower = self.tiles, self.tower
+        while heap:
+            dc, c = heapq.heappop(heap)
+            if dc > d[c]:
+                continue
+            step = 1.0 + cost.get(c, 0.0)  # walking from a neighbour into c
+            for j in nb(c):
+                if j == tower or tiles[j]["state"] == "removed":
+                    continue
+                nd = dc + step
+                if nd < d.get(j, 1e9):
+                    d[j] = nd
+                    heapq.heappush(heap, (nd, j))
         return d
 
 
@@ -267,8 +295,9 @@ class HeuristicAgent(BaseAgent):
         """The goal of this hero: every hero computes all goals the same way from public information.
 
         Keys held (or an open door): the tower entrance.  Dropped keys: go and get them.  Otherwise the
-        heroes spread out, each taking the nearest face-down room no lower seat has claimed; four
-        heroes explore in pairs (the second of each pair follows the first).
+        heroes spread out, each taking the nearest face-down room or guarded key tile no lower seat has
+        claimed, "nearest" by the cost of the road there (:meth:`cell_costs`); four heroes explore in
+        pairs (the second of each pair follows the first).
         """
         b = Board(st, game.grid)
         living = [h for h in st["heroes"] if h["alive"]]
@@ -282,18 +311,23 @@ class HeuristicAgent(BaseAgent):
         for i, h in enumerate(living):
             if (self.params["group"] and i > 0) or (pairs and i % 2 == 1):
                 pass  # follow the partner's (or, grouping, the first hero's) goal
-            elif dropped:
-                d = b.dist(h["pos"])
-                goal = min(dropped, key=lambda c: (d.get(c, 99), c))
             else:
-                d = b.dist(h["pos"])
-                down = [c for c, t in enumerate(st["tiles"]) if t["state"] == "down" and c in d and c not in claimed]
-                if not down:
-                    down = [c for c, t in enumerate(st["tiles"]) if t["state"] == "down" and c in d]
-                if not down:
-                    return st["entrance_cell"]
-                goal = min(down, key=lambda c: d[c] + 0.6 * len(st["tokens"][c]) + 0.02 * c)
-                claimed.add(goal)
+                # the road's cost counts the monsters on the way (see _move), so the goal is one the hero
+                # walks to: a room behind monsters he would not face is not his nearest
+                cost = self.cell_costs(st, game, h, living)
+                d = b.wdist(h["pos"], cost)
+                if dropped:
+                    goal = min(dropped, key=lambda c: (d.get(c, 99) + cost.get(c, 0.0), c))
+                else:
+                    # rooms to explore, and key tiles whose key is still guarded (a lost fight leaves the
+                    # key there under its monsters: with no room left face down, the heroes once waited at
+                    # the tower for ever, beta 3 players seed 2215748035547023972)
+                    todo = [c for c, t in enumerate(st["tiles"]) if c in d and (t["state"] == "down" or t.get("unclaimed"))]
+                    down = [c for c in todo if c not in claimed] or todo
+                    if not down:
+                        return st["entrance_cell"]
+                    goal = min(down, key=lambda c: d[c] + cost.get(c, 0.0) + 0.6 * len(st["tokens"][c]) + 0.02 * c)
+                    claimed.add(goal)
             if h["seat"] == self.seat:
                 return goal
         return goal
@@ -335,21 +369,44 @@ class HeuristicAgent(BaseAgent):
             for a in legal:
                 if a[0] == "use" and cards[a[1]].effect == "sprint":
                     return a
-        bonus = sum(cards[e].combat for h in living if h["pos"] == me["pos"] for e in h["equipment"])
+        # The road to the goal: entering a cell costs 1 plus its risk, and a move is scored by what
+        # entering its cell and then walking on costs.  Scoring the plain distance and the risk of the
+        # next cell alone let a hero avoid a risky cell on his road by stepping to a safe cell as far
+        # from the goal, and two heroes so swapped tiles for ever (final, 3 players, seed
+        # 2215748035547023972: the second key lay in a room behind monsters).  Along the cheapest road
+        # the cost falls every step, so a hero with a fixed goal gets there.
+        cost = self.cell_costs(st, game, me, living)
+        wd = b.wdist(goal, cost)
         def score(a):
             if a[0] == "stay":  # standing still only gives the wizard time
-                return -d.get(me["pos"], 50) - 8
+                return -wd.get(me["pos"], 50) - 8
             if a[0] not in ("move", "move2"):
                 return -1000
             c = a[-1]
-            toks = st["tokens"][c]
-            levels = sum(int(t[1:]) for t in toks if t and t[0] == "m")
-            risk = 0.0
-            if levels:
-                risk = 6 * (1 - win_chance(max(1, len(living) - 1), bonus, levels, game.option_values["combine_rolls"]))
-            risk += 0.4 * sum(1 for t in toks if t is None) * (1.5 if me["hp"] <= 4 else 1)
-            return -d.get(c, 50) - risk
+            return -wd.get(c, 50) - 1.0 - cost.get(c, 0.0) - (1.0 + cost.get(a[1], 0.0) if a[0] == "move2" else 0.0)
         return self.best(legal, score)
+
+    def cell_costs(self, st, game, h: dict, living: list) -> dict[int, float]:
+        """Each cell with tokens -> the risk for hero ``h`` of entering it (public information only).
+
+        Revealed monsters cost up to 6 by the chance of losing to them (fought by ``len(living) - 1``
+        heroes, at least one, with the equipment of the heroes on ``h``'s tile); each face-down token
+        costs 0.4 (0.6 when ``h`` has 4 hit points or fewer)."""
+        cards = game.content.loot_cards
+        bonus = sum(cards[e].combat for x in living if x["pos"] == h["pos"] for e in x["equipment"])
+        k = max(1, len(living) - 1)
+        combine = game.option_values["combine_rolls"]
+        hidden = 0.4 * (1.5 if h["hp"] <= 4 else 1)
+        out: dict[int, float] = {}
+        for c, toks in enumerate(st["tokens"]):
+            if not toks:
+                continue
+            levels = sum(int(t[1:]) for t in toks if t and t[0] == "m")
+            risk = 6 * (1 - win_chance(k, bonus, levels, combine)) if levels else 0.0
+            risk += hidden * sum(1 for t in toks if t is None)
+            if risk:
+                out[c] = risk
+        return out
 
     def free_slot(self, h: dict, slot: str, cards) -> bool:
         limit = {"sword": 2, "boots": 1}.get(slot)
