@@ -26,9 +26,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+from boardlab.games import BUILTIN
+
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "docs" / "gallery"
-GAMES = ["blackfire", "wizards-labyrinth", "armies", "dungeons-jewel", "summoners-quest"]
+FIRST = ["blackfire", "wizards-labyrinth", "armies", "dungeons-jewel", "summoners-quest"]  # the seeds, in README order
+GAMES = [*FIRST, *sorted(set(BUILTIN) - set(FIRST))]  # every built-in game: a scaffolded one too
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 SEED = 7

@@ -14,8 +14,9 @@ the templates in ``boardlab/cli/templates/newgame/`` (package data):
 * ``tests/<pkg>/``: rule scenarios marked with their rulebook sentences, and
   the shared checks at every decision;
 
-and adds the registry line to ``BUILTIN`` in ``boardlab/engine/registry.py`` and
-the package to the game-package contract's ``containers`` in ``pyproject.toml``.
+and adds the registry line to ``BUILTIN`` in ``boardlab/engine/registry.py``, the
+package to the game-package contract's ``containers`` in ``pyproject.toml`` and a
+row to README.md's game table (``tests/test_readme_games.py`` checks it).
 ``<id>`` is NAME with dashes (``my-race``), ``<pkg>`` with underscores
 (``my_race``).  An existing game or a bad name is refused (exit 2, one line)
 before anything is written.  docs/architecture.md, "How to add a game",
@@ -133,6 +134,19 @@ def contract_edit(text: str, pkg: str) -> str:
     return "\n".join(_insert_sorted(lines, start, end, f'    "boardlab.games.{pkg}",'))
 
 
+def readme_edit(text: str, title: str, gid: str, players: int) -> str:
+    """Add the game's row at the end of README.md's game table (``| game | id | players | ... |``), if it has one."""
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if re.match(r"\|\s*game\s*\|\s*id\s*\|\s*players\s*\|", line)), None)
+    if start is None:
+        return text
+    end = start + 2
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    row = f"| {title} | `{gid}` | {players} | a race along a track (scaffolded by `boardlab new-game`: describe your game here) |"
+    return "\n".join([*lines[:end], row, *lines[end:]])
+
+
 def render_concordance(root: Path, gid: str, pkg: str) -> bool:
     """Write the concordance table into the new rules doc with the checkout's own scripts/concordance.py."""
     script = root / "scripts" / "concordance.py"
@@ -193,6 +207,13 @@ def scaffold(name: str, players: int = 2, board: bool = True, root: Path | str =
     registry_py.write_text(new_reg, encoding="utf-8")
     pyproject.write_text(new_py, encoding="utf-8")
     written = [*files, registry_py, pyproject]
+    readme = root / "README.md"
+    if readme.is_file():
+        text = readme.read_text(encoding="utf-8")
+        new = readme_edit(text, subs["__TITLE__"], gid, players)
+        if new != text:
+            readme.write_text(new, encoding="utf-8")
+            written.append(readme)
     if render_concordance(root, gid, pkg):
         written.append(root / "docs" / "rules" / f"{gid}.md")
     return written

@@ -1,7 +1,7 @@
 """``boardlab new-game NAME``: the scaffolded game passes the shared checks before the designer changes a line.
 
 The scaffold is written with ``--dir`` into a temporary copy of the files it edits (``pyproject.toml``,
-``boardlab/engine/registry.py``, ``scripts/concordance.py``), and the generated package is made importable
+``README.md``, ``boardlab/engine/registry.py``, ``scripts/concordance.py``), and the generated package is made importable
 as ``boardlab.games.<pkg>`` in this process (its folder joins ``boardlab.games.__path__``) and registered
 under its id, for this module only.  Then: its own generated tests, the conformance checks at every
 decision, JSON round-trips, the indistinguishability check, the concordance of its rulebook, ``simulate``
@@ -50,7 +50,7 @@ def run(args, capsys):
 
 def layout(folder: Path) -> Path:
     """The files new-game edits, copied from this checkout into ``folder``."""
-    for rel in ("pyproject.toml", "boardlab/engine/registry.py", "scripts/concordance.py"):
+    for rel in ("pyproject.toml", "README.md", "boardlab/engine/registry.py", "scripts/concordance.py"):
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / rel, folder / rel)
     for rel in ("boardlab/games", "docs/rules", "tests"):
@@ -104,6 +104,12 @@ def test_writes_every_piece_and_the_two_one_line_edits(repo):
     assert [line for line in py.splitlines() if line not in (ROOT / "pyproject.toml").read_text().splitlines()] == [
         f'    "boardlab.games.{FLAT_PKG}",', f'    "boardlab.games.{PKG}",']
     assert '"(board) : content"' in py  # the board layer is optional: FLAT needs no stub
+    readme = (repo / "README.md").read_text().splitlines()
+    added = [line for line in readme if line not in (ROOT / "README.md").read_text().splitlines()]
+    assert [line.split(" | ")[:3] for line in added] == [["| Scaffold Probe", f"`{GAME}`", "2"], ["| Scaffold Flat", f"`{FLAT}`", "3"]]
+    from tests.test_readme_games import game_rows
+
+    assert [row[1] for row in game_rows("\n".join(readme))][-2:] == [f"`{GAME}`", f"`{FLAT}`"]
 
 
 @pytest.mark.parametrize("args, says", [

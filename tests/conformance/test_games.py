@@ -2,7 +2,8 @@
 
 A game added to :data:`boardlab.games.BUILTIN` is checked here without any
 test of its own.  Each configuration plays a random game for a bounded number of
-decisions and checks, along the way, the game's invariants after every action,
+decisions (every decision of a game shorter than :data:`SHORT`, every 30th of a longer one) and checks,
+along the way, the game's invariants after every action,
 exact JSON round-trips (with and without the state's history), clone
 independence, determinization keeping the seat's view and legal actions, strict
 refusal of every kind of bad input, and refusal of tampered state documents.
@@ -46,6 +47,9 @@ def configurations() -> list[tuple[str, str, int]]:
 
 
 CONFIGS = configurations()
+#: A game that ends within this many decisions is checked at every decision (a secret may last one decision,
+#: as a pending bid does); a longer one every 30 decisions, over its first 120.
+SHORT = 60
 IDS = [f"{g}-{v}-{p}p" for g, v, p in CONFIGS]
 
 
@@ -100,7 +104,8 @@ def test_random_playout_conforms(gid, variant, players):
         check_no_leak(state, leak_rng)
         counts["bad"] += check_bad_actions(state)
 
-    state, actions = walk(game, seed, 120, every=30, on_step=step)
+    every = 1 if walk(game, seed, SHORT + 1)[0].decisions <= SHORT else 30
+    state, actions = walk(game, seed, 120, every=every, on_step=step)
     step(state)
     assert counts["bad"] > 0
     # replay determinism: the same seed and actions give the same game, byte for byte (list form too)
