@@ -550,6 +550,13 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
     runs = study.runs()
     folders = {spec: out / "runs" / slug(spec, i) for i, spec in enumerate(runs)}
     data: dict[RunSpec, list[dict[str, Any]]] = {}
+    sides = [q for q in study.questions if q.metric == WIN_RATE and q.who != "first player" and not re.fullmatch(r"seat \d+", q.who or "")]
+    if sides:  # a side's name is known once a game has set up: check it on one game before playing many
+        from .simulate import play_row
+
+        first = {spec: [play_row(_config(study, spec, 1), 0)] for spec in {q.run for q in sides}}
+        for q in sides:
+            _check_who(q, first[q.run])
     for spec in runs:
         say(f"pilot: {pilot} games of {spec.label()}")
         data[spec] = _play(study, spec, pilot, folders[spec], jobs)
