@@ -58,6 +58,11 @@
   function onSnapshot(s) {
     if (snap && snap.seat === s.seat && s.state_id < snap.state_id) return;  // an older message
     snap = s;
+    // hot-seat with one human: that seat is yours from the first snapshot, even while bots act first
+    if (hotseat && seat === null && s.match) {
+      const humans = s.match.seats.filter(x => x.kind === "human");
+      if (humans.length === 1) { seat = humans[0].seat; passing = false; hello(); return; }
+    }
     if (hotseat && !s.over && s.acting !== null && isHuman(s.acting) && s.acting !== seat) {
       const humans = s.match.seats.filter(x => x.kind === "human").length;
       if (seat === null && humans === 1) { seat = s.acting; hello(); return; }
@@ -97,7 +102,8 @@
     document.title = `${m.game_name} · boardlab`;
     $("crumb").textContent = `${m.game_name} · ${m.variant} · ${m.players} players`;
     const who = $("who");
-    if (seat === null) { who.textContent = "Spectator"; who.className = "chip muted"; }
+    if (seat === null && hotseat) { who.textContent = "Hot-seat · waiting for a human seat's turn"; who.className = "chip seat-chip"; }
+    else if (seat === null) { who.textContent = "Spectator"; who.className = "chip muted"; }
     else { who.textContent = (hotseat ? "Hot-seat · " : "You are ") + seatName(seat); who.className = "chip seat-chip"; }
     B.render(s.scene, parts);
     document.body.dataset.stateId = s.state_id;
