@@ -6,6 +6,12 @@ they achieve (a leader's stats, a ranged attack's expected damage, ...),
 moves by expected material won from exact binary-dice odds, the safety of
 the destination and the pressure on the enemy General.  It plays its best
 card first when that is worth more than a small threshold, then moves.
+
+It plays on to a result (issue 32): in endgames a threat on the enemy General
+counts only as a siege (the General attacked with no safe square next to it,
+:meth:`HeuristicAgent._siege`), not as a check it steps out of; past
+``PATIENCE`` turns every position is scored so, a General with no fewer skill
+points than the enemy's seeks it, and the random tie-break widens with the turn.
 """
 
 from __future__ import annotations
@@ -23,6 +29,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _LINE = ("B", "R", "Q")  # the pieces whose attacks the board can block
 GENERAL_HIT = 12.0
+#: A move after which the enemy General is attacked and has nowhere safe to go (a siege, see _siege).
+FORCED_HIT = 5.0
+#: From this turn on every position is scored as a siege, and the random tie-break widens by 1 point every
+#: ``PATIENCE_STEP`` turns: a standoff the scores cannot break is broken by chance.
+PATIENCE = 200
+PATIENCE_STEP = 25
 
 
 class HeuristicAgent(BaseAgent):
@@ -60,6 +72,7 @@ class HeuristicAgent(BaseAgent):
         self._mine: list[tuple["Army", Sequence[int]]] = []
         self._endgame_cache: bool | None = None
         self._ring_cache: tuple[dict[int, int], int] | None = None  # (see _box)
+        self._siege_cache: tuple | None = None  # (see _siege)
         self._facts_cache: tuple | None = None  # (see _move_facts)
         self._limit_cache: dict[str, int] = {}
 
@@ -96,8 +109,9 @@ class HeuristicAgent(BaseAgent):
             return self._lose(legal), []
         best, best_score = None, -1e9
         scored = []
+        noise = 0.01 + max(0, st.turn - PATIENCE) / PATIENCE_STEP  # (read off the state: a fresh agent agrees)
         for a in legal:
-            s = self.score(a) + self.rng.random() * 0.01
+            s = self.score(a) + self.rng.random() * noise
             scored.append((s, a))
             if s > best_score:
                 best, best_score = a, s
@@ -256,7 +270,12 @@ class HeuristicAgent(BaseAgent):
             score += 1.0
         if me.kind == "K":
             hit = self._attacked_after(me, f, t, target)
-            bold = 0.35 if self._life_of(self.me) > self._life_of(1 - self.me) + (1 if st.turn < 150 else 0) else 1.0
+            # Bold: the General seeks the enemy General when it would win the race of blows (each side's
+            # General hits the other's once a turn; the first to strike wins with no fewer skill points).
+            # Past PATIENCE it is bold with equal skill too: two lone Generals of equal skill otherwise
+            # kept apart to the turn cap (the one that steps next to the other loses the race).
+            mine, theirs = self._life_of(self.me), self._life_of(1 - self.me)
+            bold = 0.35 if mine > theirs + (1 if st.turn < 150 else 0) or (st.turn >= PATIENCE and mine >= theirs) else 1.0
             if hit:
                 score -= GENERAL_HIT * 0.9 * bold
             elif f in danger:
@@ -285,14 +304,23 @@ class HeuristicAgent(BaseAgent):
                 was = v if not covered_f else max(0.0, v - danger[f])
                 if t not in danger:
                     score += was * 0.6
-            # attacking the General next turn (``me`` is no General here: what it attacks from t
-            # depends on the board only through the squares it passes, where f is now empty)
-            board[f] = None
-            board[t] = me.id
-            if B.threatens(board, me.kind, t, me.seat, eg, self._limit(me.kind)):
-                score += 1.5
-            board[t] = target.id if target is not None else None
-            board[f] = me.id
+            if endgame or st.turn >= PATIENCE:
+                # a siege: the General attacked (by the mover or by a line the move opens) with nowhere
+                # safe to go is hit next turn; a threat it can step away from is worth little, and chasing
+                # it with one piece after another was the old endless shuttle (see _siege)
+                if target is None:
+                    threat, free = self._siege(me, f, t)
+                    if threat:
+                        score += FORCED_HIT if free == 0 else 0.5
+            else:
+                # attacking the General next turn (``me`` is no General here: what it attacks from t
+                # depends on the board only through the squares it passes, where f is now empty)
+                board[f] = None
+                board[t] = me.id
+                if B.threatens(board, me.kind, t, me.seat, eg, self._limit(me.kind)):
+                    score += 1.5
+                board[t] = target.id if target is not None else None
+                board[f] = me.id
         if self.prev == (t, f):
             score -= 0.4
         # pressure on the enemy General
@@ -365,6 +393,46 @@ class HeuristicAgent(BaseAgent):
             board[t] = target.id if target is not None else None
             board[f] = me.id
         return float(before - after)
+
+    def _siege(self, me, f: int, t: int) -> tuple[bool, int]:
+        """After ``me`` moves from ``f`` to the empty square ``t``: is the enemy General attacked, and how
+        many squares next to it are free (none of our armies able to attack could attack it there, and
+        no enemy stands there)?  Only armies able to attack count (an army under Non-aggression Order
+        neither hits the General nor keeps it from a square).  A General attacked with no free square
+        is hit next turn whatever it does, unless a card or another enemy intervenes."""
+        st = self.st
+        eg = self._general(1 - self.me).sq
+        facts = self._siege_cache
+        if facts is None:
+            self._danger()
+            attackers = [(a, r) for a, r in self._mine if st.can_attack(a)]
+            squares = (eg, *B.KING[eg])
+            cover = {q: sum(1 for _, r in attackers if q in r) for q in squares}
+            facts = self._siege_cache = (attackers, cover)
+        attackers, cover = facts
+        changed = [(a, r) for a, r in attackers if a is me or (a.kind in _LINE and (f in r or t in r))]
+        board = st.board
+        board[f] = None
+        board[t] = me.id
+        me.sq = t
+        try:
+            cover = dict(cover)
+            for a, r in changed:
+                now = attack_squares(st, a)
+                for q in cover:
+                    cover[q] += (q in now) - (q in r)
+        finally:
+            me.sq = f
+            board[t] = None
+            board[f] = me.id
+        free = 0
+        for q in B.KING[eg]:
+            if cover[q]:
+                continue
+            i = me.id if q == t else None if q == f else board[q]  # who stands on q after the move
+            if i is None or st.armies[i].seat == self.me:
+                free += 1
+        return cover[eg] > 0, free
 
     def _attacked_after(self, me, f: int, t: int, target) -> bool:
         """Could an enemy attack square ``t`` after ``me`` moves there from ``f`` (capturing ``target``)?"""
