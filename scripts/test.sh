@@ -20,6 +20,13 @@ fi
 
 python -m pip install -q -e '.[test]'
 
+# axe-core (the accessibility checker tests/web/test_axe.py injects through Playwright), from the
+# npm registry into .cache/axe (ignored by git), only if missing: nothing downloads at test time.
+if [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ]; then
+    mkdir -p .cache/axe
+    npm install --prefix .cache/axe --no-save --no-audit --no-fund axe-core@4
+fi
+
 # The import contracts (pyproject.toml, [tool.importlinter]; docs/architecture.md):
 # layers, the per-game module order, and no cycles. A new back edge fails here.
 lint-imports --no-cache

@@ -16,6 +16,7 @@ import math
 import os
 from collections import Counter
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,8 +29,9 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardlab.agents import menu_specs
+from boardlab.agents.levels import LEVELS, level_spec
 from boardlab.engine import BoardlabError
-from boardlab.engine.registry import game_class, game_ids
+from boardlab.engine.registry import game_class, game_ids, make
 
 from . import rules
 from .bots import BotPool, web_agent
@@ -149,8 +151,49 @@ def _game_entry(gid: str) -> dict[str, Any]:
     spec = cls.spec()
     spec["summary"] = rules.summary(cls)
     spec["agents"] = [a for a in menu_specs(cls) if web_agent(a.split(":")[0], cls)]
+    spec["agent_details"] = {a: _agent_detail(cls, a) for a in spec["agents"]}
+    spec["seat_names"] = _seat_names(gid)
     spec["has_rules"] = rules.rules_path(cls) is not None
+    spec["quick_start"] = rules.quick_start_html(cls)
     return spec
+
+
+@lru_cache(maxsize=64)
+def _seat_names(gid: str) -> dict[str, list[str]]:
+    """The seats' role names (``Game.seat_names``: Wizard, Hero 1, White, Black...) by player count,
+    default variant: the lobby shows them on the seat rows (issue 32)."""
+    cls = game_class(gid)
+    out: dict[str, list[str]] = {}
+    for n in range(cls.min_players, cls.max_players + 1):
+        try:
+            out[str(n)] = make(gid, players=n).seat_names()
+        except BoardlabError:
+            continue
+    return out
+
+
+#: What each agent is, in a player's words; the lobby names them plainly (Easy, Medium, Hard...)
+#: and shows this with the concrete spec in a detail (docs/agents.md, "Levels").
+AGENT_WORDS = {
+    "easy": "quick, plays the game's rule of thumb",
+    "medium": "looks ahead a little (about 1 s a move)",
+    "hard": "looks ahead further (up to about 2 s a move)",
+    "heuristic": "the game's own rule-of-thumb player",
+    "ismcts": "a search that tries many imagined games before each move, guessing what it cannot see",
+    "mcts": "a simpler search that makes one guess at what it cannot see",
+    "random": "picks any legal move at random",
+}
+
+
+def _agent_detail(cls: Any, spec: str) -> str:
+    name, _, param = spec.partition(":")
+    if name in LEVELS:
+        return f"{AGENT_WORDS.get(name, name)}. Agent: {name} = {level_spec(cls, name)}"
+    if name == "persona":
+        weights = (getattr(cls, "personas", None) or {}).get(param, {})
+        cares = ", ".join(k.replace("_", " ") for k, v in sorted(weights.items(), key=lambda kv: -kv[1]) if v > 0)
+        return f"a playing style: the rule-of-thumb player caring most about {cares or param}. Agent: {spec}"
+    return f"{AGENT_WORDS.get(name, 'an agent of this game')}. Agent: {spec}"
 
 
 def _links(match: Match, tokens: list[str | None], host: str) -> dict[str, Any]:

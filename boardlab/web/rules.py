@@ -140,3 +140,19 @@ def rules_html(cls: Any) -> str:
         out += ("<details class=\"dev-notes\"><summary>Notes for developers: how the rules were read "
                 "from the design document, designed content, balance</summary>" + _md().render(devs) + "</details>")
     return out
+
+
+def quick_start(cls: Any) -> str | None:
+    """The ``## Quick start`` section of the rules document (markdown, heading left out), if any:
+    the goal, what a turn is and how to win, in under 150 words (issue 32).  It sits in the players'
+    part near the top, so the rules drawer shows it first; the game page shows it at a first game."""
+    text = rules_text(cls)
+    if not text:
+        return None
+    m = re.search(r"^## Quick start[ \t]*\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    return _no_paths(m.group(1).strip()) if m else None
+
+
+def quick_start_html(cls: Any) -> str | None:
+    md = quick_start(cls)
+    return _md().render(md) if md else None

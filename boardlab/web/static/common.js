@@ -70,5 +70,15 @@
     }
     return doc;
   }
-  window.Boardlab = Object.assign(window.Boardlab || {}, { api, toast, hashParams, absolute, copy, matchId, ago, winnersText, applyPatch });
+  /* A bot's plain name from its agent spec ("easy" -> "Easy", "persona:mystic" -> "Mystic style"); the
+     lobby shows the spec and what it means in a detail (docs/agents.md, "Levels"). */
+  const BOT_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", strong: "Strong", heuristic: "Rule of thumb",
+    ismcts: "Deep search", mcts: "Simple search", random: "Random moves", policy: "Quick instinct" };
+  function botLabel(spec) {
+    const [name, ...rest] = String(spec || "").split(":");
+    if (name === "persona" && rest.length) { const p = rest[0].replace(/[-_]/g, " "); return p.charAt(0).toUpperCase() + p.slice(1) + " style"; }
+    const base = BOT_NAMES[name] || name;
+    return rest.length ? base + " (tuned)" : base;
+  }
+  window.Boardlab = Object.assign(window.Boardlab || {}, { api, toast, hashParams, absolute, copy, matchId, ago, winnersText, applyPatch, botLabel });
 })();

@@ -57,6 +57,7 @@
       seg.appendChild(h("button", { type: "button", role: "radio", class: "seg", "data-n": n, onclick: () => { players = n; renderSeats(); } }, String(n)));
     }
     seats = [];
+    renderBotHelp();
     renderSeats();
     renderOptions();
   }
@@ -64,25 +65,63 @@
     const x = game.variants.find(x => x.name === $("variant").value);
     $("variant-desc").textContent = x ? x.description : "";
   }
-  function defaultAgent() { return game.agents.includes("heuristic") ? "heuristic" : "random"; }
+  function defaultAgent() { return ["easy", "heuristic", "random"].find(a => game.agents.includes(a)) || game.agents[0]; }
 
+  /* The seats' role names for `n` players (Wizard, Hero 1, White, Black, Player 1 (top left)...). */
+  function roles(n) { return (game.seat_names && game.seat_names[String(n)]) || Array.from({ length: n }, (_, i) => "Player " + (i + 1)); }
+  function agentDetail(a) { return (game.agent_details && game.agent_details[a]) || a; }
+  /* The quick start's "Seats:" line (docs/rules/<game>.md), shown under the seat rows. */
+  function seatsNote() {
+    if (!game.quick_start) return "";
+    const t = document.createElement("template");
+    t.innerHTML = game.quick_start;  // rendered server-side from the rules document, raw HTML escaped
+    for (const li of t.content.querySelectorAll("li")) {
+      const head = li.querySelector("strong");
+      if (head && /^seats/i.test(head.textContent)) return li.textContent.replace(/^\s*Seats:\s*/i, "");
+    }
+    return "";
+  }
   function renderSeats() {
     document.querySelectorAll("#players .seg").forEach(b => { const on = Number(b.dataset.n) === players; b.classList.toggle("on", on); b.setAttribute("aria-checked", on); });
     while (seats.length < players) seats.push(seats.length === 0 ? { kind: "human" } : { kind: "bot", agent: defaultAgent() });
     seats.length = players;
+    const names = roles(players);
+    const you = seats.findIndex(s => s.kind === "human");
     const box = $("seats");
     box.replaceChildren();
     seats.forEach((s, i) => {
-      const agentSel = h("select", { class: "agent", "aria-label": `Agent for seat ${i + 1}`, onchange: e => { s.agent = e.target.value; } },
-        game.agents.map(a => h("option", { value: a, text: a, selected: a === (s.agent || defaultAgent()) })));
+      const agentSel = h("select", { class: "agent", "aria-label": `Bot for ${names[i]}`, "aria-describedby": "bot-help-summary",
+        onchange: e => { s.agent = e.target.value; e.target.title = agentDetail(s.agent); renderYou(); }, title: agentDetail(s.agent || defaultAgent()) },
+        game.agents.map(a => h("option", { value: a, text: B.botLabel(a), title: agentDetail(a), selected: a === (s.agent || defaultAgent()) })));
       agentSel.hidden = s.kind !== "bot";
-      const kindBtn = k => h("button", { type: "button", class: "seg" + (s.kind === k ? " on" : ""), "data-kind": k, onclick: () => { s.kind = k; if (k === "bot" && !s.agent) s.agent = defaultAgent(); renderSeats(); } }, k === "human" ? "Human" : "Bot");
+      const kindBtn = k => h("button", { type: "button", class: "seg" + (s.kind === k ? " on" : ""), "data-kind": k, "aria-pressed": s.kind === k ? "true" : "false", "aria-label": `${names[i]}: ${k === "human" ? "a person" : "a bot"}`, onclick: () => { s.kind = k; if (k === "bot" && !s.agent) s.agent = defaultAgent(); renderSeats(); } }, k === "human" ? "Human" : "Bot");
+      const who = s.kind === "bot" ? "bot" : (i === you ? "you" : "another person");
       box.appendChild(h("div", { class: "seat-row", "data-seat": i },
-        h("span", { class: "seat-num", text: String(i + 1) }),
-        h("input", { class: "seat-name", type: "text", maxlength: "40", placeholder: `Player ${i + 1}`, value: s.name || "", oninput: e => { s.name = e.target.value; } }),
-        h("div", { class: "segmented small" }, kindBtn("human"), kindBtn("bot")),
+        h("span", { class: "seat-num", text: String(i + 1), "aria-hidden": "true" }),
+        h("span", { class: "seat-role" }, h("strong", { class: "role", text: names[i] }), h("span", { class: "seat-who " + who.replace(" ", "-"), text: who === "you" ? "you" : who })),
+        h("input", { class: "seat-name", type: "text", maxlength: "40", placeholder: names[i], "aria-label": `Name for ${names[i]} (optional)`, value: s.name || "", oninput: e => { s.name = e.target.value; } }),
+        h("div", { class: "segmented small", role: "group", "aria-label": `Who plays ${names[i]}` }, kindBtn("human"), kindBtn("bot")),
         agentSel));
     });
+    const note = seatsNote();
+    $("seats-note").textContent = note.charAt(0).toUpperCase() + note.slice(1);
+    $("seats-note").hidden = !note;
+    renderYou();
+  }
+  /* One line above Create: which seat you take, who the others are. */
+  function renderYou() {
+    const names = roles(players);
+    const humans = seats.map((s, i) => s.kind === "human" ? i : -1).filter(i => i >= 0);
+    const bots = seats.map((s, i) => s.kind === "bot" ? `${names[i]} (${B.botLabel(s.agent || defaultAgent())} bot)` : null).filter(Boolean);
+    let text = humans.length ? `You play ${names[humans[0]]} (seat ${humans[0] + 1})` : "Bots only: you watch";
+    if (humans.length > 1) text += `; ${humans.slice(1).map(i => names[i]).join(", ")} ${humans.length > 2 ? "are" : "is"} played by other people (on this screen or from their own link)`;
+    if (bots.length) text += `. Bots: ${bots.join(", ")}`;
+    $("you-play").textContent = text + ".";
+  }
+
+  /* What each bot name means, with its agent spec: one fold under the seats. */
+  function renderBotHelp() {
+    $("bot-help-list").replaceChildren(...game.agents.flatMap(a => [h("dt", { text: B.botLabel(a) }), h("dd", { text: agentDetail(a) })]));
   }
 
   function renderOptions() {
@@ -138,17 +177,23 @@
     $("created").hidden = false;
     const box = $("links");
     box.replaceChildren();
+    const names = roles(r.seats.length);
     for (const s of r.seats) {
-      if (s.kind === "bot") { box.appendChild(h("div", { class: "link-row bot" }, h("span", { class: "seat-num", text: String(s.seat + 1) }), h("strong", { text: s.name }), h("span", { class: "muted", text: `bot · ${s.agent}` }))); continue; }
+      const role = names[s.seat] && names[s.seat] !== s.name ? ` (${names[s.seat]})` : "";
+      if (s.kind === "bot") { box.appendChild(h("div", { class: "link-row bot", "data-seat": s.seat }, h("span", { class: "seat-num", text: String(s.seat + 1), "aria-hidden": "true" }), h("strong", { text: s.name + role }), h("span", { class: "muted", title: agentDetail(s.agent), text: `Bot · ${B.botLabel(s.agent)}` }))); continue; }
       const url = B.absolute(s.link);
       box.appendChild(h("div", { class: "link-row", "data-seat": s.seat },
-        h("span", { class: "seat-num", text: String(s.seat + 1) }), h("strong", { text: s.name }),
-        h("input", { class: "link", readonly: true, value: url, onfocus: e => e.target.select() }),
+        h("span", { class: "seat-num", text: String(s.seat + 1), "aria-hidden": "true" }), h("strong", { text: s.name + role }),
+        h("input", { class: "link", readonly: true, value: url, "aria-label": `Private link for ${s.name}`, onfocus: e => e.target.select() }),
         h("button", { class: "btn", type: "button", onclick: () => B.copy(url) }, "Copy"),
         h("a", { class: "btn primary open-seat", href: s.link, target: "_blank", rel: "noopener" }, "Open")));
     }
     $("hotseat").href = r.hotseat_link;
     $("spectate").href = r.spectator_link;
+    // the ready panel may open below the fold: bring it into view and put focus on it
+    const panel = $("created");
+    panel.scrollIntoView({ block: "start", behavior: "auto" });
+    $("created-title").focus({ preventScroll: true });
     recent();
   }
 
@@ -160,7 +205,8 @@
     const store = mine();
     const rows = list.map(m => {
       const mineHere = store[m.id];
-      const result = m.status === "over" ? B.winnersText(m, m.results) : `${m.seats.filter(s => s.kind === "human").length} human, ${m.seats.filter(s => s.kind === "bot").length} bot`;
+      const nh = m.seats.filter(s => s.kind === "human").length, nb = m.seats.filter(s => s.kind === "bot").length;
+      const result = m.status === "over" ? B.winnersText(m, m.results) : `${nh} ${nh === 1 ? "person" : "people"}, ${nb} ${nb === 1 ? "bot" : "bots"}`;
       const acts = [];
       if (m.status === "over") acts.push(h("a", { class: "btn small", href: "/replay/" + m.id }, "Replay"));
       else {
@@ -168,7 +214,7 @@
         acts.push(h("a", { class: "btn small", href: "/game/" + m.id }, "Watch"));
       }
       return h("tr", null,
-        h("td", null, h("strong", { text: m.game_name })), h("td", { text: m.variant }),
+        h("td", { "data-label": "Game" }, h("strong", { text: m.game_name })), h("td", { text: m.variant }),
         h("td", null, h("span", { class: "status-pill " + m.status, text: m.status === "over" ? "finished" : "playing" })),
         h("td", { class: "muted", text: result }), h("td", { class: "muted", text: B.ago(m.updated_at) }), h("td", { class: "row-actions" }, acts));
     });
@@ -176,6 +222,6 @@
   }
 
   $("form").addEventListener("submit", create);
-  $("again").addEventListener("click", () => { $("created").hidden = true; $("setup").hidden = false; });
+  $("again").addEventListener("click", () => { $("created").hidden = true; $("setup").hidden = false; $("setup-title").focus(); });
   load();
 })();

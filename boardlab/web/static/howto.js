@@ -1,0 +1,44 @@
+/* How to play (issue 32): at a player's first game of a title, the game's quick start (the
+   "## Quick start" section of docs/rules/<game>.md: the goal, what a turn is, how to win) opens
+   above the board. "Got it" dismisses it for good (localStorage, per game); the Rules drawer
+   starts with the same text. */
+(function () {
+  "use strict";
+  const B = window.Boardlab;
+  const KEY = "boardlab.howto.";
+  function seen(game) { try { return localStorage.getItem(KEY + game) === "1"; } catch (e) { return false; } }
+  function remember(game) { try { localStorage.setItem(KEY + game, "1"); } catch (e) { /* private mode */ } }
+
+  async function start() {
+    let match, info;
+    try { match = await B.api("GET", `/api/matches/${encodeURIComponent(B.matchId())}`); } catch (e) { return; }
+    const game = match.game;
+    if (seen(game)) return;
+    try { info = await B.api("GET", `/api/games/${encodeURIComponent(game)}`); } catch (e) { return; }
+    if (!info.quick_start) return;
+    const box = document.createElement("section");
+    box.className = "howto";
+    box.id = "howto";
+    box.setAttribute("aria-labelledby", "howto-title");
+    const title = document.createElement("h2");
+    title.id = "howto-title";
+    title.textContent = `How to play ${info.name}`;
+    const body = document.createElement("div");
+    body.className = "howto-body";
+    body.innerHTML = info.quick_start;  // rendered server-side from the rules document, raw HTML escaped
+    const actions = document.createElement("div");
+    actions.className = "howto-actions";
+    const ok = document.createElement("button");
+    ok.type = "button"; ok.className = "btn primary"; ok.id = "howto-ok"; ok.textContent = "Got it";
+    ok.addEventListener("click", () => { remember(game); box.remove(); });
+    const more = document.createElement("button");
+    more.type = "button"; more.className = "btn ghost"; more.textContent = "All the rules";
+    more.addEventListener("click", () => { const b = document.getElementById("rules-btn"); if (b) b.click(); });
+    actions.append(ok, more);
+    box.append(title, body, actions);
+    const table = document.querySelector(".table");
+    const boards = document.getElementById("boards");
+    if (table && boards) table.insertBefore(box, boards); else document.body.prepend(box);
+  }
+  start();
+})();
