@@ -55,7 +55,16 @@ from .power import detectable_mean, detectable_paired, detectable_share, games_t
 #: Metrics a question may name: win rates, the balance of every seat (side) and the first player, and per-game means.
 WIN_RATE = "win-rate"
 BALANCE = "balance"
-MEANS = {"turns": "turns", "decisions": "decisions", "lead-changes": "lead_changes", "closeness": "closeness"}
+MEANS: dict[str, Callable[[dict[str, Any]], float | None]] = {
+    "turns": lambda r: r["turns"],
+    "decisions": lambda r: r["decisions"],
+    "lead-changes": lambda r: r["lead_changes"],
+    "closeness": lambda r: r["closeness"],
+    # the experience metrics (docs/playtest.md, "Experience"): per game, the mean over seats
+    "downtime": lambda r: sum(r["downtime_mean"]) / len(r["downtime_mean"]) if r.get("downtime_mean") else None,
+    "waiting-out": lambda r: sum(r["waiting_out"]) / len(r["waiting_out"]) if r.get("waiting_out") else None,
+    "decided-at": lambda r: r.get("decided_at"),
+}
 METRICS = (WIN_RATE, BALANCE, *MEANS)
 EXPECTS = ("above", "below", "differs", "none")
 
@@ -294,9 +303,12 @@ def _paired_measure(q: Question, base_rows: Sequence[dict[str, Any]], rows: Sequ
         from .compare import paired_bootstrap
 
         by_seed = {r["seed"]: r for r in rows}
-        pairs = [(a, by_seed[a["seed"]]) for a in base_rows if a["seed"] in by_seed]
-        col = MEANS[q.metric]
-        return paired_bootstrap([float(a[col]) for a, _ in pairs], [float(b[col]) for _, b in pairs])
+        value = MEANS[q.metric]
+        pairs = [(value(a), value(by_seed[a["seed"]])) for a in base_rows if a["seed"] in by_seed]
+        pairs = [(x, y) for x, y in pairs if x is not None and y is not None]  # e.g. no leader: no decided-at
+        if len(pairs) < 2:
+            raise InvalidOptionError(f"question {q.id!r}: {q.metric} is measured in fewer than 2 paired games")
+        return paired_bootstrap([float(x) for x, _ in pairs], [float(y) for _, y in pairs])
     m = re.fullmatch(r"seat (\d+)", q.who or "")
     if m:
         return dict(res["win_by_seat"][int(m.group(1))])
@@ -339,7 +351,10 @@ def measure(q: Question, rows: Sequence[dict[str, Any]], base_rows: Sequence[dic
         ref = fair if q.against in (None, "fair") else float(q.against)  # type: ignore[arg-type]
         k = sum(p for p, _ in pts)
         return {"kind": "share", "n": n, "k": k, "estimate": k / n, "reference": ref, "p_value": score_p(k, n, ref), "spread": ref}
-    values = [float(r[MEANS[q.metric]]) for r in rows]
+    values = [float(v) for v in map(MEANS[q.metric], rows) if v is not None]
+    n = len(values)
+    if n < 2:
+        raise InvalidOptionError(f"question {q.id!r}: {q.metric} is measured in fewer than 2 games")
     mean, _, _ = mean_ci(values)
     ref = float(q.against)  # type: ignore[arg-type]
     import statistics
@@ -410,8 +425,8 @@ def _fmt(q: Question, x: float, signed: bool = False, unit: bool = True) -> str:
     """A win rate as a percentage (a difference in points), a length in turns (decisions)."""
     if q.metric in (WIN_RATE, BALANCE):
         return (f"{100 * x:+.1f}" + (" points" if unit else "")) if signed else f"{100 * x:.1f}%"
-    name = {"turns": " turns", "decisions": " decisions"}.get(q.metric, "") if unit else ""
-    digits = 1 if q.metric in ("turns", "decisions") else 2
+    name = {"turns": " turns", "decisions": " decisions", "waiting-out": " turns", "downtime": " decisions"}.get(q.metric, "") if unit else ""
+    digits = 1 if q.metric in ("turns", "decisions", "waiting-out", "downtime") else 2
     return f"{x:+.{digits}f}{name}" if signed else f"{x:.{digits}f}{name}"
 
 
@@ -458,7 +473,8 @@ def words(q: Question, m: dict[str, Any], family_size: int) -> str:
         elif q.expect == "differs":
             why = f"any effect is smaller than the {_size(q, d)} that matter"
         elif m["kind"] == "balance":
-            why = f"{' and '.join(m['unfair'])} {'differs' if len(m['unfair']) == 1 else 'differ'} from the fair share beyond chance"
+            names = [u[0].lower() + u[1:] if u.startswith("The ") else u for u in m["unfair"]]
+            why = f"{' and '.join(names)} {'differs' if len(m['unfair']) == 1 else 'differ'} from the fair share beyond chance"
         else:
             why = "there is an effect beyond chance, and it may be as large as the smallest that matters"
         return f"Does not hold: {what} ({holm}); {why}."
@@ -583,7 +599,21 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
     out.mkdir(parents=True, exist_ok=True)
     (out / "study.json").write_text(json.dumps(doc, indent=2, sort_keys=True, default=float), encoding="utf-8")
     write_html(doc, out / "study.html")
+    (out / "study.md").write_text(markdown(doc), encoding="utf-8")
     return doc
+
+
+def markdown(doc: dict[str, Any]) -> str:
+    """The answers as a Markdown table (the question in the seed's words, the simulation's answer, the verdict):
+    the shape of a findings page's "the seed says" table, so a page can embed a study's output as it stands."""
+    def cell(text: str) -> str:
+        return " ".join(str(text).split()).replace("|", "\\|")
+
+    lines = [f"<!-- written by: boardlab study {doc['study']} (seed {doc['seed']}, at most {doc['max_games']} games a run) -->", "",
+             "| the seed says | the simulation | verdict |", "| --- | --- | --- |"]
+    for a in doc["questions"]:
+        lines.append(f"| {cell(a['ask'] or a['id'])} | {cell(a['words'].split(': ', 1)[1])} | **{a['verdict']}** |")
+    return "\n".join(lines) + "\n"
 
 
 def write_html(doc: dict[str, Any], path: Path) -> Path:
