@@ -6,7 +6,7 @@ the templates in ``boardlab/cli/templates/newgame/`` (package data):
 * ``boardlab/games/<pkg>/``: ``__init__``, ``game``, ``rules``, ``view``,
   ``features``, ``scene``, ``agents``, ``content`` and (unless ``--no-board``)
   ``board``, plus ``data/track.json``: a tiny real game, a race along a track
-  in which a shared lead is a draw;
+  in which a lead shared by every token is a draw;
 * ``docs/rules/<id>.md`` (rules as implemented, an empty interpretation ledger,
   variants, the concordance table), ``docs/rules/<id>.rulebook.txt`` (the
   designer's own rules text) and ``docs/rules/<id>.concordance.csv`` (each of

@@ -34,6 +34,8 @@ def test_every_game_registers_with_its_type_and_info():
 @pytest.mark.parametrize("bot", ["mcts", "ismcts"])
 def test_python_bots_play_complete_games(game_id, bot):
     cls = registry.game_class(game_id)
+    if bot == "ismcts" and not (cls.hidden_information or cls.chance):
+        pytest.skip("OpenSpiel's ISMCTS asserts imperfect information; this game has no secret and no chance")
     game = load(game_id, players=cls.default_players, seed=7, max_turns=4)
     rs = np.random.RandomState(3)
     evaluator = mcts.RandomRolloutEvaluator(1, rs)
@@ -161,7 +163,8 @@ class _EngineEvaluation:
 
 
 # ISMCTS on Dungeon's Jewel (~1,900 decisions, long infostate strings) takes over a minute; the capped test covers it
-@pytest.mark.parametrize("game_id,bot", [(g, "mcts") for g in GAMES] + [(g, "ismcts") for g in GAMES if g != "dungeons-jewel"])
+@pytest.mark.parametrize("game_id,bot", [(g, "mcts") for g in GAMES] + [(g, "ismcts") for g in GAMES if g != "dungeons-jewel"
+                                                     and (registry.game_class(g).hidden_information or registry.game_class(g).chance)])
 def test_python_bots_finish_uncapped_games(game_id, bot):
     game = load(game_id, seed=7)
     rs = np.random.RandomState(0)
