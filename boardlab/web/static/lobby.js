@@ -94,7 +94,7 @@
         onchange: e => { s.agent = e.target.value; e.target.title = agentDetail(s.agent); renderYou(); }, title: agentDetail(s.agent || defaultAgent()) },
         game.agents.map(a => h("option", { value: a, text: B.botLabel(a), title: agentDetail(a), selected: a === (s.agent || defaultAgent()) })));
       agentSel.hidden = s.kind !== "bot";
-      const kindBtn = k => h("button", { type: "button", class: "seg" + (s.kind === k ? " on" : ""), "data-kind": k, "aria-pressed": s.kind === k ? "true" : "false", "aria-label": `${names[i]}: ${k === "human" ? "a person" : "a bot"}`, onclick: () => { s.kind = k; if (k === "bot" && !s.agent) s.agent = defaultAgent(); renderSeats(); } }, k === "human" ? "Human" : "Bot");
+      const kindBtn = k => h("button", { type: "button", class: "seg" + (s.kind === k ? " on" : ""), "data-kind": k, "aria-pressed": s.kind === k ? "true" : "false", onclick: () => { s.kind = k; if (k === "bot" && !s.agent) s.agent = defaultAgent(); renderSeats(); } }, k === "human" ? "Human" : "Bot");
       const who = s.kind === "bot" ? "bot" : (i === you ? "you" : "another person");
       box.appendChild(h("div", { class: "seat-row", "data-seat": i },
         h("span", { class: "seat-num", text: String(i + 1), "aria-hidden": "true" }),
