@@ -262,9 +262,9 @@ def skill_check(
         "strength": strength, "games_max": games, "margin": MARGIN, "alpha": ALPHA, "items": items,
         "method": "anytime-valid beta-binomial confidence sequences (Howard et al. 2021), Bonferroni across every sequence",
     }
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), _cpu()
     if heuristic_base and strength["stronger"] is False:
-        doc.update(retested=False, games_played=0, seconds=0.0, decided=False,
+        doc.update(retested=False, games_played=0, seconds=0.0, cpu_seconds=0.0, decided=False, finished=True,
                    reason=(f"the search is not stronger than the heuristic in {base_cfg.game} at {base_cfg.players} players "
                            f"({strength['evidence']}): the heuristic's verdicts are already those of the strongest player the lab has, so nothing was re-tested"))
         for it in items:
@@ -283,6 +283,9 @@ def skill_check(
         decided = assess(items, played, base_cfg.players, labels[0])
         if progress:
             progress(n, games)
+        doc.update(retested=True, games_played=n, seconds=time.perf_counter() - t0, cpu_seconds=_cpu() - cpu0, decided=decided,
+                   folders=[str(d) for d in skill_dirs], finished=False)
+        _save(folders[0], doc)  # after every look, so an interrupted check still shows how far it got
         if decided or n >= games:
             break
         block = min(look, games - n)
@@ -290,10 +293,17 @@ def skill_check(
             have = len(_prefix(RunDir(d).read_parts())) if RunDir(d).exists() else 0
             if have < n + block:
                 execute(cfg, d, jobs=jobs, stop_after=n + block - have, chunk_size=1)  # one game per task: a block spreads over the jobs
-    doc.update(retested=True, games_played=n, seconds=time.perf_counter() - t0, decided=decided,
-               folders=[str(d) for d in skill_dirs])
+    doc["finished"] = True
     _save(folders[0], doc)
     return doc
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the pool workers of every block)."""
+    import resource
+
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _adopt(run: Any, cfg: Any) -> None:
@@ -365,7 +375,8 @@ def markdown_lines(doc: dict[str, Any]) -> list[str]:
     counts = {s: sum(1 for it in doc["items"] if it["status"] == s) for s in ("holds", "changes", "undecided")}
     how = (f"every claim decided after {doc['games_played']} games" if doc["decided"] else
            f"stopped at the cap of {doc['games_max']} games with {counts['undecided']} claim(s) undecided")
-    lines += [f"{doc['games_played']} skill games per variant ({how}; {doc['seconds']:.0f} s this session): "
+    cpu = f", {doc['cpu_seconds']:.0f} CPU-s" if doc.get("cpu_seconds") is not None else ""
+    lines += [f"{doc['games_played']} skill games per variant ({how}; {doc['seconds']:.0f} s{cpu} this session): "
               f"{counts['holds']} hold, {counts['changes']} change, {counts['undecided']} undecided. Base intervals are the verdict's "
               f"(Wilson at its Holm step; a variant's, its paired bootstrap at its Holm step); skill intervals are anytime-valid 95% "
               f"confidence sequences, Bonferroni across all of them. \"even\" / \"no effect\" means within {100 * doc['margin']:.0f} points.", "",

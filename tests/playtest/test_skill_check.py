@@ -111,6 +111,7 @@ def test_stops_at_the_first_look_where_every_claim_is_decided(tmp_path):
     # seat 0 (always first) wins every game at both levels: one claim each for seats 0 and 1
     expected = next(n for n in range(LOOK_EVERY, 41, LOOK_EVERY) if confidence_sequence(n, n, 0.025)[0] > 0.5)
     assert doc["decided"] and doc["games_played"] == expected < 40
+    assert doc["finished"] and doc["cpu_seconds"] > 0 and doc["seconds"] > 0
     assert [it["status"] for it in doc["items"]] == ["holds", "holds"]
     assert len(RunDir(skill_folder(folder)).read_parts()) == expected
     saved = json.loads((folder / "skill.json").read_text())
