@@ -1,5 +1,5 @@
 """Regenerate the screenshot gallery in ``docs/gallery/``: one PNG per game for the browser
-and one for the terminal.
+(a 1280x900 desktop and a 390x844 phone) and one for the terminal.
 
     python scripts/gallery.py                 # every game, both front ends
     python scripts/gallery.py --game blackfire --only terminal
@@ -10,7 +10,8 @@ bots, fixed seed) in Debian's chromium driven by Playwright, exactly as the brow
 position with :mod:`boardlab.render.terminal` into a recording rich console, export it as HTML
 (colours inline, dark background) and photograph that page with the same chromium.
 
-A few random moves are played first (seeded), so the boards show pieces in play.
+A few random moves are played first (seeded), so the boards show pieces in play.  The pages are
+those of a returning player: the first-game quick start (``static/howto.js``) is marked as read.
 """
 
 from __future__ import annotations
@@ -134,15 +135,18 @@ def main(argv: list[str] | None = None) -> int:
                     seats = [{"kind": "human", "name": "Ada"}] + [{"kind": "bot", "agent": "random"}] * (n - 1)
                     r = _post(srv.base, "/api/matches", {"game": g, "seats": seats, "seed": SEED})
                     _play_some(srv.base, r["match"]["id"], r["seats"][0]["token"])
-                    page = browser.new_page(viewport={"width": 1280, "height": 900})
-                    page.goto(srv.base + r["seats"][0]["link"])
-                    page.wait_for_selector("svg.board", timeout=15_000)
-                    page.wait_for_selector('body[data-turn="mine"], body[data-turn="over"]', state="attached",
-                                           timeout=15_000)
-                    page.wait_for_timeout(300)
-                    page.screenshot(path=str(args.out / f"{g}-browser.png"))
-                    page.close()
-                    print(args.out / f"{g}-browser.png")
+                    for name, size in (("browser", (1280, 900)), ("phone", (390, 844))):
+                        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+                        ctx.add_init_script(f"try {{ localStorage.setItem('boardlab.howto.{g}', '1'); }} catch (e) {{}}")
+                        page = ctx.new_page()
+                        page.goto(srv.base + r["seats"][0]["link"])
+                        page.wait_for_selector("svg.board", timeout=15_000)
+                        page.wait_for_selector('body[data-turn="mine"], body[data-turn="over"]', state="attached",
+                                               timeout=15_000)
+                        page.wait_for_timeout(300)
+                        page.screenshot(path=str(args.out / f"{g}-{name}.png"))
+                        ctx.close()
+                        print(args.out / f"{g}-{name}.png")
         browser.close()
     return 0
 
