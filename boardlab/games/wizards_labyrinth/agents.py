@@ -12,10 +12,12 @@ the tiles that lengthen the heroes' road to the tower the most.
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from boardlab.engine.agent import BaseAgent, Decision
 
+from .board import neighbour_table
 from .features import fight_chance
 
 LOOT_VALUE = {"Long Sword": 6, "Short Sword": 5, "Boots of Haste": 4, "Battle Elixir": 4, "Shield": 3,
@@ -61,32 +63,32 @@ class Board:
             front = nxt
         return d
 
-    def wdist(self, start: int, cost: dict[int, float]) -> dict[int, float]:
+    def wdist(self, start: int, cost: list[float]) -> dict[int, float]:
         """The cheapest roads out of ``start``: a step out of cell ``c`` costs ``1 + cost[c]``.
 
         Taken from a goal, ``wdist(goal)[c]`` is the cost of walking from ``c`` to the goal when entering
         a cell costs 1 plus its risk: every cell entered, the goal included (see :meth:`HeuristicAgent._move`).
         Taken from a hero's cell, ``wdist(pos)[c] + cost[c]`` is that of walking from the hero to ``c``
         (less ``cost[pos]``, the same for every ``c``)."""
-        import heapq
-
-        d = {start: 0.0}
-        heap = [(0.0, start)]
-        nb = self.grid.neighbours
+        nb = neighbour_table(self.grid)
         tiles, tower = self.tiles, self.tower
+        blocked = [t["state"] == "removed" for t in tiles]
+        blocked[tower] = True
+        inf = 1e9
+        d = [inf] * len(tiles)
+        d[start] = 0.0
+        heap = [(0.0, start)]
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            dc, c = heapq.heappop(heap)
+            dc, c = pop(heap)
             if dc > d[c]:
                 continue
-            step = 1.0 + cost.get(c, 0.0)  # walking from a neighbour into c
-            for j in nb(c):
-                if j == tower or tiles[j]["state"] == "removed":
-                    continue
-                nd = dc + step
-                if nd < d.get(j, 1e9):
+            nd = dc + 1.0 + cost[c]
+            for j in nb[c]:
+                if nd < d[j] and not blocked[j]:
                     d[j] = nd
-                    heapq.heappush(heap, (nd, j))
-        return d
+                    push(heap, (nd, j))
+        return {c: v for c, v in enumerate(d) if v < inf}
 
 
 class HeuristicAgent(BaseAgent):
@@ -101,6 +103,7 @@ class HeuristicAgent(BaseAgent):
         legal = decision.legal
         if len(legal) == 1:
             return legal[0]
+        self._costs_memo: dict[tuple[int, int], list[float]] = {}  # (see cell_costs)
         st = decision.view["state"]
         kind = (st["prompt"] or {}).get("kind", "")
         fn = getattr(self, "_" + kind, None)
@@ -317,7 +320,7 @@ class HeuristicAgent(BaseAgent):
                 cost = self.cell_costs(st, game, h, living)
                 d = b.wdist(h["pos"], cost)
                 if dropped:
-                    goal = min(dropped, key=lambda c: (d.get(c, 99) + cost.get(c, 0.0), c))
+                    goal = min(dropped, key=lambda c: (d.get(c, 99) + cost[c], c))
                 else:
                     # rooms to explore, and key tiles whose key is still guarded (a lost fight leaves the
                     # key there under its monsters: with no room left face down, the heroes once waited at
@@ -326,7 +329,7 @@ class HeuristicAgent(BaseAgent):
                     down = [c for c in todo if c not in claimed] or todo
                     if not down:
                         return st["entrance_cell"]
-                    goal = min(down, key=lambda c: d[c] + cost.get(c, 0.0) + 0.6 * len(st["tokens"][c]) + 0.02 * c)
+                    goal = min(down, key=lambda c: d[c] + cost[c] + 0.6 * len(st["tokens"][c]) + 0.02 * c)
                     claimed.add(goal)
             if h["seat"] == self.seat:
                 return goal
@@ -383,29 +386,39 @@ class HeuristicAgent(BaseAgent):
             if a[0] not in ("move", "move2"):
                 return -1000
             c = a[-1]
-            return -wd.get(c, 50) - 1.0 - cost.get(c, 0.0) - (1.0 + cost.get(a[1], 0.0) if a[0] == "move2" else 0.0)
+            return -wd.get(c, 50) - 1.0 - cost[c] - (1.0 + cost[a[1]] if a[0] == "move2" else 0.0)
         return self.best(legal, score)
 
-    def cell_costs(self, st, game, h: dict, living: list) -> dict[int, float]:
-        """Each cell with tokens -> the risk for hero ``h`` of entering it (public information only).
+    def cell_costs(self, st, game, h: dict, living: list) -> list[float]:
+        """Each cell -> the risk for hero ``h`` of entering it (public information only).
 
         Revealed monsters cost up to 6 by the chance of losing to them (fought by ``len(living) - 1``
         heroes, at least one, with the equipment of the heroes on ``h``'s tile); each face-down token
-        costs 0.4 (0.6 when ``h`` has 4 hit points or fewer)."""
+        costs 0.4 (0.6 when ``h`` has 4 hit points or fewer).  Memoized per decision (by ``h``'s cell and
+        hit points, all it depends on besides the view)."""
+        memo = self._costs_memo
+        key = (h["pos"], h["hp"])
+        out = memo.get(key)
+        if out is not None:
+            return out
         cards = game.content.loot_cards
         bonus = sum(cards[e].combat for x in living if x["pos"] == h["pos"] for e in x["equipment"])
         k = max(1, len(living) - 1)
         combine = game.option_values["combine_rolls"]
         hidden = 0.4 * (1.5 if h["hp"] <= 4 else 1)
-        out: dict[int, float] = {}
+        out = [0.0] * len(st["tokens"])
         for c, toks in enumerate(st["tokens"]):
             if not toks:
                 continue
-            levels = sum(int(t[1:]) for t in toks if t and t[0] == "m")
-            risk = 6 * (1 - win_chance(k, bonus, levels, combine)) if levels else 0.0
-            risk += hidden * sum(1 for t in toks if t is None)
-            if risk:
-                out[c] = risk
+            levels = 0
+            unknown = 0
+            for t in toks:
+                if t is None:
+                    unknown += 1
+                elif t[0] == "m":
+                    levels += int(t[1:])
+            out[c] = (6 * (1 - win_chance(k, bonus, levels, combine)) if levels else 0.0) + hidden * unknown
+        memo[key] = out
         return out
 
     def free_slot(self, h: dict, slot: str, cards) -> bool:
