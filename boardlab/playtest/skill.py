@@ -77,7 +77,7 @@ def search_strength(game_id: str, players: int) -> dict[str, Any]:
     entry = STRENGTH.get((game_id, players))
     if entry is None:
         return {"stronger": None, "spec": "strong",
-                "evidence": f"not measured at {players} players: the search's edge over the heuristic is assumed, not shown"}
+                "evidence": "not measured"}
     return dict(entry)
 
 
@@ -368,8 +368,8 @@ def markdown_lines(doc: dict[str, Any]) -> list[str]:
     lines = [f"Do the verdicts hold for stronger play? Base level: `{base}`; skill level: `{doc['skill_agent']}` in every seat, "
              f"on the same game seeds. The search against the heuristic at {doc['players']} players: {doc['strength']['evidence']}{other}.", ""]
     if doc["strength"]["stronger"] is None:
-        lines += ["Caution: whether the search beats the heuristic at this player count was not measured, so a verdict that "
-                  "holds here may only hold for a different player, not a better one.", ""]
+        lines += ["Caution: the search's edge over the heuristic at this player count is assumed, not shown, so a verdict "
+                  "that holds or changes here does so for a different player, not necessarily a better one.", ""]
     if not all(a == "heuristic" for a in doc["base_agents"]):
         lines += ["The strength table compares the search with the heuristic; this run's agents were others.", ""]
     counts = {s: sum(1 for it in doc["items"] if it["status"] == s) for s in ("holds", "changes", "undecided")}
