@@ -12,6 +12,27 @@
   let snap = null, clicker = null, ws = null, busy = false, passing = false, retry = 0;
   const $ = id => document.getElementById(id);
   const parts = { status: $("status"), prompt: $("prompt"), boards: $("boards"), panels: $("panels") };
+  /* made here rather than in game.html: the decision's one-line hint under the prompt, the answer to
+     "why not?" when something unusable is clicked, the key to the pieces, and a live region that
+     announces what happens (bot moves) to screen readers */
+  parts.hint = h("p", { id: "hint", class: "hint-line", hidden: true });
+  parts.prompt.after(parts.hint);
+  const whyBox = h("p", { id: "whynot", class: "whynot", hidden: true });
+  parts.hint.after(whyBox);
+  parts.legend = h("div", { id: "legend", class: "legend-box", hidden: true });
+  parts.boards.after(parts.legend);
+  const live = h("div", { id: "announce", class: "sr-only", "aria-live": "polite", role: "status" });
+  document.body.appendChild(live);
+  let lastEvents = null, lastEventsSeat = null, focusNext = false;
+  function announce(text) {
+    live.textContent = "";
+    setTimeout(() => { live.textContent = text; }, 30);
+  }
+  function explain(text) {
+    whyBox.textContent = text;
+    whyBox.hidden = !text;
+    if (text) announce(text);
+  }
 
   function seatName(s) { return snap && snap.match && snap.match.seats[s] ? snap.match.seats[s].name : "Player " + (s + 1); }
   function isHuman(s) { return snap && snap.match && snap.match.seats[s] && snap.match.seats[s].kind === "human"; }
@@ -57,6 +78,12 @@
   /* ---- snapshots ------------------------------------------------------- */
   function onSnapshot(s) {
     if (snap && snap.seat === s.seat && s.state_id < snap.state_id) return;  // an older message
+    const events = s.events || [];  // announce what happened since the last view (bot moves)
+    if (lastEvents !== null && lastEventsSeat === s.seat && events.length > lastEvents) {
+      const fresh = events.slice(lastEvents).map(e => e.text).filter(Boolean);
+      if (fresh.length) announce(fresh.slice(-4).join(". "));
+    }
+    lastEvents = events.length; lastEventsSeat = s.seat;
     snap = s;
     // hot-seat with one human: that seat is yours from the first snapshot, even while bots act first
     if (hotseat && seat === null && s.match) {
@@ -106,6 +133,7 @@
     else if (seat === null) { who.textContent = "Spectator"; who.className = "chip muted"; }
     else { who.textContent = (hotseat ? "Hot-seat · " : "You are ") + seatName(seat); who.className = "chip seat-chip"; }
     B.render(s.scene, parts);
+    explain("");
     document.body.dataset.stateId = s.state_id;
     document.body.dataset.turn = s.over ? "over" : (myTurn() ? "mine" : "wait");
     // status: add who is thinking
@@ -116,11 +144,27 @@
     clicker = new B.Clicker(myTurn() ? (s.scene.targets || []) : []);
     $("chooser").hidden = true;
     paint();
+    B.initRoving(document.querySelector(".table"));
     renderActions();
     renderLog();
     renderOver();
+    /* after a move (ours, or the bots' answer to it) focus goes to the next decision: the first
+       square that can be chosen, else the first action; never left on <body> */
+    const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
+    if (myTurn() && (focusNext || (lost && lastFocusWasGame))) {
+      focusNext = false;
+      const target = document.querySelector(".table .cell.can-click[role=button]") || $("actions").querySelector(".action");
+      if (target) target.focus({ preventScroll: true });
+    } else if (s.over && (focusNext || (lost && lastFocusWasGame))) {
+      focusNext = false;
+      const go = $("gameover").querySelector("a, button");
+      if (go) go.focus({ preventScroll: true });
+    }
   }
+  let lastFocusWasGame = false;
+  document.addEventListener("focusin", ev => { lastFocusWasGame = !!(ev.target.closest && ev.target.closest(".game-layout")); });
 
+  B.afterRefit = () => { if (snap && !passing) { paint(); B.initRoving(document.querySelector(".table")); } };
   function paint(hint) { B.paintClicks(document.querySelector(".table"), clicker, hint); B.paintClicks(parts.panels, clicker, hint); }
 
   function renderActions() {
@@ -144,9 +188,11 @@
       const t = byAction.get(a.index);
       const btn = h("button", { class: "action" + (t ? " has-target" : ""), type: "button", "data-index": a.index, onclick: () => act(a.index) },
         h("span", { class: "action-label", text: a.label }), t ? h("span", { class: "pin", title: "Also clickable on the board", text: "◎" }) : null);
-      if (t) {
+      if (t) {  /* pointing at or focusing an action highlights its square */
         btn.addEventListener("mouseenter", () => paint(t.clicks));
         btn.addEventListener("mouseleave", () => paint());
+        btn.addEventListener("focus", () => paint(t.clicks));
+        btn.addEventListener("blur", () => paint());
       }
       box.appendChild(btn);
     }
@@ -169,6 +215,7 @@
   async function act(index) {
     if (busy || !myTurn()) return;
     busy = true;
+    focusNext = true;
     document.body.classList.add("busy");
     try {
       const s = await B.api("POST", `/api/matches/${encodeURIComponent(mid)}/actions`, { seat: seat, state_id: snap.state_id, index: index }, token);
@@ -182,11 +229,52 @@
     }
   }
 
+  /* What was clicked, in words: a piece's or card's name, else its square's. */
+  function nameOf(ev) {
+    const el = ev.target.closest ? ev.target.closest("[data-click],[data-cell]") : null;
+    if (!el) return "";
+    if (el.dataset.name) return el.dataset.name;
+    if (el.classList.contains("card")) { const n = el.querySelector("strong"); return n ? n.textContent : "that card"; }
+    return el.dataset.label0 || el.getAttribute("aria-label") || el.dataset.square || "";
+  }
+  /* "Why not?": the scene's reason for something that cannot be used now (see engine/scene.py). */
+  function whyNot(ids, ev) {
+    const reasons = (snap && snap.scene && snap.scene.why_not) || {};
+    let why = null;
+    for (const id of ids) if (reasons[id]) { why = reasons[id]; break; }
+    if (!why) {
+      const card = ev.target.closest ? ev.target.closest("[data-why-not]") : null;
+      if (card) why = card.dataset.whyNot;
+    }
+    if (!why) why = !snap || snap.over ? "the game is over" : (seat === null ? "you are watching this game"
+      : (!myTurn() ? "it is not your turn" : "it is not a choice you can make now (the choices glow on the board and are listed under Your move)"));
+    const name = nameOf(ev).split(": ").slice(0, 2).join(": ");
+    return (name ? name + ": " : "") + "can't use this now, because " + why + ".";
+  }
+
   function onBoardClick(ev) {
-    if (!clicker || !myTurn()) return;
-    const ids = B.clickIds(ev);
+    let ids = B.clickIds(ev);
     if (!ids.length) return;
+    if (!clicker || !myTurn()) { explain(whyNot(ids, ev)); return; }
+    /* a tap on a square picks the piece on it (small stacked pieces need not be hit exactly);
+       with several pieces there that can be picked, ask which */
+    const next = clicker.next();
+    if (!ids.some(i => next.has(i))) {
+      const cell = ids.find(i => !i.startsWith("item:") && !i.startsWith("card:"));
+      const on = cell ? [...document.querySelectorAll(".item[data-cell]")].filter(e => e.dataset.cell === cell && next.has(e.dataset.click)) : [];
+      if (on.length === 1) ids = [on[0].dataset.click];
+      else if (on.length > 1) {
+        const ch = $("chooser");
+        ch.replaceChildren(h("span", { class: "chooser-title", text: "Which piece?" }));
+        for (const e of on) ch.appendChild(h("button", { class: "btn", type: "button", onclick: () => { ch.hidden = true; e.dispatchEvent(new MouseEvent("click", { bubbles: true })); } }, e.dataset.name || e.dataset.click));
+        ch.appendChild(h("button", { class: "btn ghost", type: "button", onclick: () => { ch.hidden = true; } }, "Cancel"));
+        ch.hidden = false;
+        ch.querySelector("button").focus();
+        return;
+      }
+    }
     const r = clicker.click(ids);
+    explain(r.reset ? whyNot(ids, ev) : "");
     $("chooser").hidden = true;
     if (r.done) {
       if (r.done.length === 1) { clicker.reset(); act(r.done[0].action); return; }
@@ -224,7 +312,15 @@
   $("rules-btn").addEventListener("click", openRules);
   $("drawer-close").addEventListener("click", () => { $("drawer").hidden = true; });
   document.addEventListener("keydown", ev => {
-    if (ev.key === "Escape") { if (clicker) { clicker.reset(); paint(); } $("chooser").hidden = true; $("drawer").hidden = true; }
+    if (ev.key === "Escape") { if (clicker) { clicker.reset(); paint(); } $("chooser").hidden = true; $("drawer").hidden = true; explain(""); }
+  });
+  /* a new width redraws the boards at the new scale (text sizes and zoom depend on it) */
+  let lastWidth = window.innerWidth, resizeTimer = null;
+  window.addEventListener("resize", () => {
+    if (window.innerWidth === lastWidth) return;
+    lastWidth = window.innerWidth;
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (snap && !passing) render(); }, 150);
   });
   if (hotseat) passing = true;  // wait for the first snapshot to pick the seat
   connect();

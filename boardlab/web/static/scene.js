@@ -69,77 +69,143 @@
     return out;
   }
 
-  function drawItem(layer, it, x, y, r, cellClick) {
-    const g = svg("g", { class: "item", "data-click": it.id != null ? "item:" + it.id : null, "data-cell": cellClick }, layer);
+  /* A face-down item is unknown when it carries no text or "?"; otherwise the seat knows it
+     (its own secret, a token it has seen) and it is drawn as known, marked as face down. */
+  function knownFaceDown(it) { return !!it.face_down && it.text != null && String(it.text) !== "" && String(it.text) !== "?"; }
+
+  /* Sides differ by pattern as well as colour: an item whose colour is a panel's colour (a player's
+     side) carries that side's pattern (none, stripes, dots, cross-hatch...), as does the panel's swatch. */
+  const SIDE_PATTERNS = ["", "stripes", "dots", "cross", "rings"];
+  function sideDefs(defs, uid) {
+    const mk = (name, w, draw) => { const p = svg("pattern", { id: `side-${name}-${uid}`, width: w, height: w, patternUnits: "userSpaceOnUse" }, defs); draw(p); };
+    mk("stripes", 7, p => { p.setAttribute("patternTransform", "rotate(45)"); svg("rect", { width: 3, height: 7, fill: "rgba(255,255,255,.55)" }, p); });
+    mk("dots", 7, p => svg("circle", { cx: 3.5, cy: 3.5, r: 1.7, fill: "rgba(255,255,255,.7)" }, p));
+    mk("cross", 8, p => { svg("path", { d: "M0 4H8M4 0V8", stroke: "rgba(255,255,255,.6)", "stroke-width": 1.6 }, p); });
+    mk("rings", 9, p => svg("circle", { cx: 4.5, cy: 4.5, r: 2.6, fill: "none", stroke: "rgba(255,255,255,.7)", "stroke-width": 1.3 }, p));
+  }
+
+  function drawItem(layer, it, x, y, r, cellClick, ctx) {
+    ctx = ctx || {};
+    const down = !!it.face_down, known = knownFaceDown(it);
+    const side = it.color && ctx.sides ? ctx.sides.get(String(it.color).toLowerCase()) : undefined;
+    const g = svg("g", { class: "item" + (down ? " face-down" : "") + (known ? " known" : "") + (side !== undefined ? " side-" + side : ""),
+      "data-click": it.id != null ? "item:" + it.id : null, "data-cell": cellClick, "data-side": side }, layer);
     const shape = it.shape || "circle";
-    const down = !!it.face_down;
-    const fill = down ? "#4a4038" : (it.color || "#555");
+    const fill = down && !known ? "#4a4038" : (it.color || "#555");
+    const cls = "piece" + (down ? " face-down" : "");
+    let outline;
     if (shape === "circle") {
       svg("circle", { cx: x, cy: y + r * 0.08, r: r, class: "shadow" }, g);
-      svg("circle", { cx: x, cy: y, r: r, fill: fill, class: "piece" }, g);
+      outline = () => svg("circle", { cx: x, cy: y, r: r }, g);
     } else if (shape === "card") {
-      svg("rect", { x: x - r * 0.72, y: y - r, width: r * 1.44, height: r * 2, rx: r * 0.18, fill: fill, class: "piece" }, g);
+      outline = () => svg("rect", { x: x - r * 0.72, y: y - r, width: r * 1.44, height: r * 2, rx: r * 0.18 }, g);
     } else if (shape === "token") {
       const pts = [];
       for (let i = 0; i < 6; i++) {
         const a = Math.PI / 3 * i + Math.PI / 6;
         pts.push((x + r * Math.cos(a)).toFixed(1) + "," + (y + r * Math.sin(a)).toFixed(1));
       }
-      svg("polygon", { points: pts.join(" "), fill: fill, class: "piece" + (down ? " face-down" : "") }, g);
+      outline = () => svg("polygon", { points: pts.join(" ") }, g);
     } else {
-      svg("rect", { x: x - r, y: y - r, width: r * 2, height: r * 2, rx: r * 0.25, fill: fill, class: "piece" }, g);
+      outline = () => svg("rect", { x: x - r, y: y - r, width: r * 2, height: r * 2, rx: r * 0.25 }, g);
     }
-    const label = down ? "?" : (it.text || "");
+    const body = outline(); body.setAttribute("fill", fill); body.setAttribute("class", cls);
+    if (side && SIDE_PATTERNS[side] && ctx.uid) {
+      const pat = outline(); pat.setAttribute("fill", `url(#side-${SIDE_PATTERNS[side]}-${ctx.uid})`); pat.setAttribute("class", "side-mark");
+    }
+    if (known) {  /* a folded corner: face down, but known to this seat */
+      const f = r * 0.55;
+      svg("path", { d: `M${x + r * 0.2} ${y - r} h${f} v${f} z`, class: "fold" }, g);
+    }
+    const label = down && !known ? "?" : (it.text || "");
+    const u = ctx.u || 0;
     if (label) {
-      const t = svg("text", { x: x, y: y, class: "item-text", fill: ink(fill), "font-size": Math.max(9, Math.min(r * 0.9, r * 2.2 / Math.max(1, String(label).length) * 1.1)) }, g);
-      fitText(t, label, 6);
+      const fs = Math.max(u, 9, Math.min(r * 0.9, r * 2.2 / Math.max(1, String(label).length) * 1.1));
+      const t = svg("text", { x: x, y: y, class: "item-text", fill: ink(fill) }, g);
+      t.style.fontSize = fs.toFixed(1) + "px";
+      fitText(t, label, Math.max(2, Math.min(6, Math.floor(r * 2.4 / (fs * 0.62)))));
     }
     if (it.badge !== undefined && it.badge !== null && it.badge !== "") {
       const txt = String(it.badge).slice(0, 5);
-      const fs = Math.max(8, r * 0.5), bh = fs * 1.35, bw = Math.max(bh, fs * 0.62 * txt.length + fs * 0.7);
+      const fs = Math.max(8, u, r * 0.5), bh = fs * 1.3, bw = Math.max(bh, fs * 0.62 * txt.length + fs * 0.6);
       const bx = x + r * 0.75, by = y - r * 0.8;
       svg("rect", { x: bx - bw / 2, y: by - bh / 2, width: bw, height: bh, rx: bh / 2, class: "badge" }, g);
-      svg("text", { x: bx, y: by, class: "badge-text", "font-size": fs }, g).textContent = txt;
+      const bt = svg("text", { x: bx, y: by, class: "badge-text" }, g);
+      bt.style.fontSize = fs.toFixed(1) + "px";
+      bt.textContent = txt;
     }
-    title(g, it.title || (down ? "face-down" : it.text));
+    const name = it.title || (down ? (known ? it.text + " (face down)" : "face-down, unknown") : it.text);
+    title(g, name);
+    g.dataset.name = name || "";
     return g;
   }
 
   /* ---- grid boards --------------------------------------------------- */
-  function drawGrid(board) {
+  /* ctx: {u: the smallest font size in board units (so text reads at least ~11 px once the board is
+     scaled to the screen), uid: unique per drawing (pattern ids), sides: colour -> side index} */
+  /* A cell's description, led by the label drawn on it when the description does not already hold
+     it: a name must contain the visible text (axe-core's label-content-name-mismatch; issue 32). */
+  function shownBase(el) {
+    const base = el.dataset.base || "";
+    const shown = [...el.querySelectorAll("text")].map(t => t.textContent.trim()).filter(Boolean).join(" ");
+    return shown && !base.includes(shown) ? (base ? shown + ", " + base : shown) : base;
+  }
+  function cellName(sq, base, items, extra) {
+    const bits = [base].concat(items.map(i => i.dataset.name).filter(Boolean));
+    const text = bits.filter(Boolean).join(", ");
+    return (sq ? sq + ": " : "") + (text || "empty") + (extra || "");
+  }
+
+  function drawGrid(board, ctx) {
+    ctx = ctx || {};
+    const u = ctx.u || 0;
     const cols = board.cols | 0, rows = board.rows | 0, pad = 10;
     const colL = board.col_labels || null, rowL = board.row_labels || null;
-    const ax = colL || rowL ? 16 : 0;  // a margin for the axis labels (square names as the actions use them)
+    const axFs = Math.max(11, u);
+    const ax = colL || rowL ? Math.max(16, Math.ceil(axFs * 1.5)) : 0;  // a margin for the axis labels (square names as the actions use them)
     const ox = pad + ax, oy = pad + ax;
     const W = cols * CELL + 2 * pad + ax, H = rows * CELL + 2 * pad + ax;
-    const root = svg("svg", { class: "board grid-board", viewBox: `0 0 ${W} ${H}`, "data-board": board.id, role: "img", "aria-label": board.title || board.id });
+    const root = svg("svg", { class: "board grid-board", viewBox: `0 0 ${W} ${H}`, "data-board": board.id, role: "group",
+      "aria-label": (board.title || "board") + ` (${cols} by ${rows}; arrow keys move between squares, Enter chooses)`,
+      "data-cell-units": CELL }, null);
     const defs = svg("defs", null, root);
-    const pat = svg("pattern", { id: "hatch-" + board.id, width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
+    const pat = svg("pattern", { id: "hatch-" + board.id + "-" + ctx.uid, width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
     svg("rect", { width: 8, height: 8, fill: "#3d352e" }, pat);
     svg("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#574c42", "stroke-width": 4 }, pat);
+    sideDefs(defs, ctx.uid);
     svg("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 12, class: "board-frame" }, root);
     const byPos = new Map();
     for (const c of board.cells || []) byPos.set(c.x + "," + c.y, c);
     const cellLayer = svg("g", { class: "cells" }, root);
+    const cellEls = new Map();
+    const lfs = Math.max(9, u), lchars = Math.max(2, Math.floor((CELL - 8) / (lfs * 0.6)));
     for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) {
       const c = byPos.get(x + "," + y) || {};
       const px = ox + x * CELL, py = oy + y * CELL;
+      const sq = colL && rowL && colL[x] != null && rowL[y] != null ? colL[x] + rowL[y] : null;
       const g = svg("g", { class: "cell" + (c.blocked ? " blocked" : "") + (c.highlight ? " marked" : ""), "data-click": `${board.id}:${x},${y}`,
-        "data-square": colL && rowL && colL[x] != null && rowL[y] != null ? colL[x] + rowL[y] : null }, cellLayer);
-      svg("rect", { x: px + 1, y: py + 1, width: CELL - 2, height: CELL - 2, rx: 5, class: "bg", fill: c.blocked ? `url(#hatch-${board.id})` : (c.fill || "#efe8da") }, g);
+        "data-square": sq, "data-x": x, "data-y": y, role: "button", tabindex: -1 }, cellLayer);
+      svg("rect", { x: px + 1, y: py + 1, width: CELL - 2, height: CELL - 2, rx: 5, class: "bg", fill: c.blocked ? `url(#hatch-${board.id}-${ctx.uid})` : (c.fill || "#efe8da") }, g);
       svg("rect", { x: px + 4, y: py + 4, width: CELL - 8, height: CELL - 8, rx: 4, class: "ring" }, g);
       if (c.label) {
-        const t = svg("text", { x: px + 5, y: py + 12, class: "cell-label", fill: ink(c.fill || "#efe8da") === "#ffffff" ? "rgba(255,255,255,.85)" : "rgba(40,30,20,.62)" }, g);
-        fitText(t, c.label, 9);
+        const t = svg("text", { x: px + 5, y: py + 4 + lfs * 0.85, class: "cell-label", fill: ink(c.fill || "#efe8da") === "#ffffff" ? "rgba(255,255,255,.9)" : "rgba(40,30,20,.78)" }, g);
+        t.style.fontSize = lfs.toFixed(1) + "px";
+        fitText(t, c.label, lchars);
       }
       title(g, c.title || c.label);
+      g.dataset.base = c.title || c.label || (c.blocked ? "blocked" : "");
+      cellEls.set(x + "," + y, g);
     }
     if (ax) {
       const axes = svg("g", { class: "axes", "aria-hidden": "true" }, root);
-      if (colL) for (let x = 0; x < cols; x++)
-        svg("text", { x: ox + x * CELL + CELL / 2, y: pad + ax - 4, class: "axis-label axis-col", "text-anchor": "middle" }, axes).textContent = String(colL[x] ?? "");
-      if (rowL) for (let y = 0; y < rows; y++)
-        svg("text", { x: pad + ax - 4, y: oy + y * CELL + CELL / 2 + 4, class: "axis-label axis-row", "text-anchor": "end" }, axes).textContent = String(rowL[y] ?? "");
+      if (colL) for (let x = 0; x < cols; x++) {
+        const t = svg("text", { x: ox + x * CELL + CELL / 2, y: pad + ax - axFs * 0.35, class: "axis-label axis-col", "text-anchor": "middle" }, axes);
+        t.textContent = String(colL[x] ?? ""); t.style.fontSize = axFs.toFixed(1) + "px";
+      }
+      if (rowL) for (let y = 0; y < rows; y++) {
+        const t = svg("text", { x: pad + ax - 3, y: oy + y * CELL + CELL / 2 + axFs * 0.35, class: "axis-label axis-row", "text-anchor": "end" }, axes);
+        t.textContent = String(rowL[y] ?? ""); t.style.fontSize = axFs.toFixed(1) + "px";
+      }
     }
     const wallLayer = svg("g", { class: "walls" }, root);
     for (const w of board.walls || []) {
@@ -159,16 +225,26 @@
       const [x, y] = k.split(",").map(Number);
       const cx = ox + x * CELL + CELL / 2, cy = oy + y * CELL + CELL / 2;
       const sl = slots(list.length, cx, cy, CELL);
-      list.forEach((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${x},${y}`));
+      const els = list.map((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${x},${y}`, ctx));
+      const cell = cellEls.get(k);
+      if (cell) cell._items = els;
     }
+    for (const cell of cellEls.values()) cell.setAttribute("aria-label", cellName(cell.dataset.square, shownBase(cell), cell._items || []));
     return root;
   }
 
   /* ---- node boards (tracks, rings, maps) ------------------------------ */
-  function drawNodes(board) {
+  function nodeGeometry(board) {
     const small = !!board.small;  /* a dial or track drawn beside the main board */
-    const W = board.width || (small ? 220 : 640), H = board.height || (small ? 220 : 480), m = small ? 22 : 40, R = small ? 17 : 22;
-    const root = svg("svg", { class: "board node-board", viewBox: `0 0 ${W} ${H}`, "data-board": board.id, role: "img", "aria-label": board.title || board.id });
+    return { small, W: board.width || (small ? 220 : 640), H: board.height || (small ? 220 : 480), m: small ? 22 : 40, R: small ? 17 : 22 };
+  }
+  function drawNodes(board, ctx) {
+    ctx = ctx || {};
+    const u = ctx.u || 0;
+    const { small, W, H, m, R } = nodeGeometry(board);
+    const root = svg("svg", { class: "board node-board", viewBox: `0 0 ${W} ${H}`, "data-board": board.id, role: "group",
+      "aria-label": (board.title || "board") + (small ? "" : " (arrow keys move between spaces, Enter chooses)"), "data-cell-units": 2 * R });
+    sideDefs(svg("defs", null, root), ctx.uid);
     svg("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 14, class: "board-frame" }, root);
     const pos = new Map();
     for (const n of board.nodes || []) pos.set(String(n.id), [m + n.x * (W - 2 * m), m + n.y * (H - 2 * m)]);
@@ -184,27 +260,47 @@
       groups.get(k).push(it);
     }
     const nodeLayer = svg("g", { class: "nodes" }, root);
-    const tags = [];
+    const tags = [], nodeEls = new Map();
+    const base = small ? 15 : 12, nfs = Math.max(base, u);
     for (const n of board.nodes || []) {
       const [x, y] = pos.get(String(n.id));
-      const g = svg("g", { class: "node cell" + (n.highlight ? " marked" : ""), "data-click": `${board.id}:${n.id}`, "data-square": n.label || null }, nodeLayer);
+      const g = svg("g", { class: "node cell" + (n.highlight ? " marked" : ""), "data-click": `${board.id}:${n.id}`, "data-square": n.label || null,
+        "data-px": x.toFixed(1), "data-py": y.toFixed(1) }, nodeLayer);
+      if (!small) { g.setAttribute("role", "button"); g.setAttribute("tabindex", -1); }
       svg("circle", { cx: x, cy: y, r: R, class: "bg", fill: n.fill || "#efe8da" }, g);
       svg("circle", { cx: x, cy: y, r: R + 5, class: "ring" }, g);
       /* the label sits inside its node (labels under the nodes ran into the next node);
          on an occupied node it becomes a tag on the node's rim, drawn above the pieces */
-      if (n.label && !groups.has(String(n.id))) fitText(svg("text", { x: x, y: y + 4, class: "node-label" }, g), n.label, 5);
-      else if (n.label) tags.push([x, y, n.label]);
+      if (n.label && !groups.has(String(n.id))) {
+        const t = svg("text", { x: x, y: y + nfs * 0.35, class: "node-label" }, g);
+        t.style.fontSize = nfs.toFixed(1) + "px";
+        fitText(t, n.label, Math.max(2, Math.floor(R * 2.6 / (nfs * 0.6))));
+      } else if (n.label) tags.push([x, y, n.label]);
       title(g, n.title || n.label);
+      g.dataset.base = n.title || n.label || "";
+      nodeEls.set(String(n.id), g);
     }
     const itemLayer = svg("g", { class: "items" }, root);
     for (const [k, list] of groups) {
       const p = pos.get(k);
       if (!p) continue;
-      const sl = slots(list.length, p[0], p[1], R * 2.2);
-      list.forEach((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], Math.min(sl[i][2], R * 0.8), `${board.id}:${k}`));
+      let sl;
+      if (list.length === 1) sl = [[p[0], p[1], R * 0.8]];
+      else {  /* stacked pieces fan out around their space instead of overlapping */
+        const rr = Math.min(R * 0.62, R * 2.4 / list.length + 2), d = R * 0.55 + rr * 0.75;
+        sl = list.map((_, i) => { const a = -Math.PI / 2 + 2 * Math.PI * i / list.length; return [p[0] + d * Math.cos(a), p[1] + d * Math.sin(a), rr]; });
+      }
+      const els = list.map((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${k}`, ctx));
+      const n = nodeEls.get(k);
+      if (n) n._items = els;
     }
     const tagLayer = svg("g", { class: "node-tags" }, root);
-    for (const [x, y, label] of tags) fitText(svg("text", { x: x - R + 2, y: y + R + 1, class: "node-label node-tag" }, tagLayer), label, 5);
+    for (const [x, y, label] of tags) {
+      const t = svg("text", { x: x - R + 2, y: y + R + nfs * 0.4, class: "node-label node-tag" }, tagLayer);
+      t.style.fontSize = Math.max(10, u).toFixed(1) + "px";
+      fitText(t, label, 5);
+    }
+    for (const n of nodeEls.values()) n.setAttribute("aria-label", cellName(n.dataset.square, shownBase(n), n._items || []));
     return root;
   }
 
@@ -217,11 +313,12 @@
   }
 
   /* ---- panels (players, hands, decks) --------------------------------- */
-  function drawPanel(p) {
+  function drawPanel(p, sides) {
     const wide = (p.cards && p.cards.length > 0) || (p.rows || []).some(r => String(r[1]).length > 22 || String(r[0]).length > 18);
     const card = h("section", { class: "panel" + (p.active ? " active" : "") + (wide ? " wide" : ""), "data-seat": p.seat });
+    const side = p.color && sides ? sides.get(String(p.color).toLowerCase()) : undefined;
     const head = h("header", null,
-      p.color ? h("span", { class: "swatch", style: `background:${p.color}` }) : null,
+      p.color ? h("span", { class: "swatch" + (side !== undefined ? " side-" + side : ""), style: `background-color:${p.color}` }) : null,
       h("span", { class: "panel-title", text: p.title || "" }),
       p.active ? h("span", { class: "turn-dot", title: "to act" }) : null);
     card.appendChild(head);
@@ -233,12 +330,182 @@
     if (p.cards && p.cards.length) {
       const hand = h("div", { class: "hand" });
       for (const c of p.cards) {
-        hand.appendChild(h("div", { class: "card" + (c.face_down ? " face-down" : ""), "data-click": c.id != null ? "card:" + c.id : null, title: c.face_down ? "face-down card" : (c.text || c.name || "") },
-          c.face_down ? h("span", { class: "card-back", text: "?" }) : [h("strong", { text: c.name || "" }), c.text ? h("small", { text: c.text }) : null]));
+        const why = c.why_not && !c.face_down ? String(c.why_not) : null;
+        hand.appendChild(h("div", { class: "card" + (c.face_down ? " face-down" : "") + (why ? " unplayable" : ""), "data-click": c.id != null ? "card:" + c.id : null,
+          title: c.face_down ? "face-down card" : (c.text || c.name || ""), "data-why-not": why },
+          c.face_down ? h("span", { class: "card-back", text: "?" }) : [h("strong", { text: c.name || "" }), c.text ? h("small", { text: c.text }) : null,
+            why ? h("small", { class: "why-not", text: "Can't play: " + why }) : null]));
       }
       card.appendChild(hand);
     }
     return card;
+  }
+
+  /* Sides: each player panel with a colour is a side; items of that colour carry its pattern. */
+  function sidesOf(scene) {
+    const out = new Map();
+    for (const p of scene.panels || []) if (p.color && p.seat !== undefined && p.seat !== null) {
+      const k = String(p.color).toLowerCase();
+      if (!out.has(k)) out.set(k, out.size);
+    }
+    return out;
+  }
+
+  /* ---- the key: what each kind of piece means (a list on the page: touch screens show no tooltips) */
+  function drawLegend(scene, sides) {
+    const seen = new Map();
+    for (const b of scene.boards || []) for (const it of b.items || []) {
+      const name = it.title || (it.face_down && !knownFaceDown(it) ? "face-down, unknown" : it.text);
+      if (!name) continue;
+      const key = [it.shape, it.color, it.face_down && !knownFaceDown(it) ? "?" : it.text, !!it.face_down].join("|");
+      if (!seen.has(key)) seen.set(key, { it, names: new Set() });
+      seen.get(key).names.add(String(name));
+    }
+    if (!seen.size) return null;
+    const list = h("ul", { class: "legend-list" });
+    let n = 0;
+    for (const { it, names } of seen.values()) {
+      if (n++ >= 30) break;
+      const icon = svg("svg", { viewBox: "0 0 40 40", class: "legend-icon", "aria-hidden": "true" });
+      const ctx = { u: 0, uid: "lg" + n, sides };
+      sideDefs(svg("defs", null, icon), ctx.uid);
+      drawItem(icon, Object.assign({}, it, { badge: null }), 20, 20, 15, null, ctx);
+      const arr = [...names];
+      const text = arr.length > 3 ? arr.slice(0, 3).join("; ") + ` (and ${arr.length - 3} more)` : arr.join("; ");
+      list.appendChild(h("li", null, icon, h("span", { text: text })));
+    }
+    const sideNames = [];
+    for (const p of scene.panels || []) if (p.color && sides.has(String(p.color).toLowerCase())) sideNames.push(p);
+    const box = h("details", { class: "legend", open: true }, h("summary", { text: "Key: what the pieces mean" }), list);
+    if (sideNames.length > 1) box.appendChild(h("p", { class: "legend-sides" }, sideNames.map(p =>
+      h("span", { class: "legend-side" }, h("span", { class: "swatch side-" + sides.get(String(p.color).toLowerCase()), style: `background-color:${p.color}` }),
+        " " + String(p.title || "").split(" - ")[0]))));
+    return box;
+  }
+
+  /* ---- fitting a board to the screen ------------------------------------
+     A board is scaled to its box; when its squares would be smaller than a finger (34 px) it is
+     zoomed instead (drawn at that size in a box that scrolls), and its text is redrawn so that it
+     reads at least 11 px (10.5 px on a phone) whatever the scale. */
+  const MIN_TAP = 34;
+  function minTextPx() { return window.innerWidth < 700 ? 10.5 : 11.5; }
+  function scaleOf(el) {
+    const vb = el.viewBox.baseVal, r = el.getBoundingClientRect();
+    if (!vb || !vb.width || !r.width) return 0;
+    return Math.min(r.width / vb.width, r.height ? r.height / vb.height : Infinity);
+  }
+  function drawBoard(b, ctx) { return b.kind === "nodes" ? drawNodes(b, ctx) : drawGrid(b, ctx); }
+  let uidSeq = 0;
+  function placeBoard(wrap, b, sides) {
+    const el = drawBoard(b, { u: 0, uid: "b" + (++uidSeq), sides });
+    wrap.prepend(el);
+    return el;
+  }
+  /* called once every board of the scene is in the page (a board's scale depends on its neighbours) */
+  function fitBoard(el, b, sides) {
+    const wrap = el.parentNode;
+    for (let round = 0; round < 3; round++) {
+      let s = Number(el.dataset.scale) && wrap.classList.contains("zoomed") ? Number(el.dataset.scale) : scaleOf(el);
+      if (!s) return el;
+      const cellUnits = Number(el.dataset.cellUnits) || CELL;
+      if (!b.small && cellUnits * s < MIN_TAP) {
+        s = MIN_TAP / cellUnits;
+        wrap.classList.add("zoomed");
+      }
+      const u = minTextPx() / s, had = Number(el.dataset.u) || 0;
+      if (Math.abs(u * 1.02 - had) > had * 0.01) {
+        const el2 = drawBoard(b, { u: u * 1.02, uid: "b" + (++uidSeq), sides });
+        el.replaceWith(el2);
+        el = el2;
+        el.dataset.u = (u * 1.02).toFixed(2);
+      }
+      if (wrap.classList.contains("zoomed")) {
+        const vb = el.viewBox.baseVal;
+        el.style.width = (vb.width * s).toFixed(0) + "px";
+        el.style.maxHeight = "none";
+        el.style.maxWidth = "none";
+        el.dataset.scale = s.toFixed(3);
+        return el;
+      }
+      el.dataset.scale = s.toFixed(3);
+      const now = scaleOf(el);
+      if (now >= s * 0.995) return el;  /* a wider axis margin shrank it a little: once more */
+    }
+    return el;
+  }
+
+  /* the layout around a board changes after it is drawn (panels, the action list, a scroll bar):
+     a board whose drawn size changes is fitted again */
+  const watched = new Map();
+  const observer = typeof ResizeObserver === "function" ? new ResizeObserver(entries => {
+    for (const en of entries) {
+      const el = en.target, rec = watched.get(el);
+      if (!rec || !el.isConnected) { observer.unobserve(el); watched.delete(el); continue; }
+      const w = en.contentRect.width;
+      if (rec.w && Math.abs(w - rec.w) <= rec.w * 0.01) continue;
+      if (!rec.w) { rec.w = w; continue; }
+      observer.unobserve(el); watched.delete(el);
+      if (el.parentNode && el.parentNode.classList.contains("zoomed")) continue;
+      requestAnimationFrame(() => {
+        if (!el.isConnected) return;
+        watch(fitBoard(el, rec.b, rec.sides), rec.b, rec.sides);
+        if (window.Boardlab.afterRefit) window.Boardlab.afterRefit();  /* the page repaints what can be clicked */
+      });
+    }
+  }) : null;
+  function watch(el, b, sides) {
+    if (!observer) return;
+    watched.set(el, { b, sides, w: 0 });
+    observer.observe(el);
+  }
+
+  /* ---- keyboard: a roving focus over each board's cells ----------------- */
+  function focusables(svgEl) { return [...svgEl.querySelectorAll(".cell[role=button]")]; }
+  function setRoving(svgEl, el) {
+    for (const c of focusables(svgEl)) c.setAttribute("tabindex", c === el ? 0 : -1);
+  }
+  function initRoving(root) {
+    root.querySelectorAll("svg.board").forEach(b => {
+      const cells = focusables(b);
+      if (!cells.length) return;
+      const cur = cells.find(c => c.getAttribute("tabindex") === "0");
+      setRoving(b, b.querySelector(".cell.can-click[role=button]") || cur || cells[0]);
+    });
+  }
+  function neighbour(el, key) {
+    const b = el.closest("svg.board"), cells = focusables(b);
+    if (el.dataset.x !== undefined) {
+      let x = Number(el.dataset.x), y = Number(el.dataset.y);
+      const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+      return b.querySelector(`.cell[data-x="${x + d[0]}"][data-y="${y + d[1]}"]`);
+    }
+    const px = Number(el.dataset.px), py = Number(el.dataset.py);
+    const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+    let best = null, bestScore = Infinity;
+    for (const c of cells) {
+      if (c === el) continue;
+      const dx = Number(c.dataset.px) - px, dy = Number(c.dataset.py) - py;
+      const along = dx * dir[0] + dy * dir[1], across = Math.abs(dx * dir[1] - dy * dir[0]);
+      if (along <= 1) continue;
+      const score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = c; }
+    }
+    return best;
+  }
+  function onBoardKey(ev) {
+    const el = ev.target.closest ? ev.target.closest(".cell[role=button]") : null;
+    if (!el) return;
+    if (ev.key.startsWith("Arrow")) {
+      const n = neighbour(el, ev.key);
+      ev.preventDefault();
+      if (n) { setRoving(n.closest("svg.board"), n); n.focus(); }
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    } else if (ev.key === "Home" || ev.key === "End") {
+      const cells = focusables(el.closest("svg.board")), n = ev.key === "Home" ? cells[0] : cells[cells.length - 1];
+      ev.preventDefault(); setRoving(n.closest("svg.board"), n); n.focus();
+    }
   }
 
   /* ---- whole scene ----------------------------------------------------- */
@@ -246,20 +513,34 @@
     scene = scene || {};
     if (parts.status) parts.status.textContent = scene.status || "";
     if (parts.prompt) { parts.prompt.textContent = scene.prompt || ""; parts.prompt.hidden = !scene.prompt; }
+    if (parts.hint) { parts.hint.textContent = scene.hint || ""; parts.hint.hidden = !scene.hint; }
+    const sides = sidesOf(scene);
     if (parts.boards) {
       parts.boards.replaceChildren();
       const boards = scene.boards || [];
       for (const b of boards) {
         const wrap = h("figure", { class: "board-wrap" + (b.small ? " small" : "") });
-        wrap.appendChild(b.kind === "nodes" ? drawNodes(b) : drawGrid(b));
         if (b.title) wrap.appendChild(h("figcaption", { text: b.title }));
         parts.boards.appendChild(wrap);
+        placeBoard(wrap, b, sides);
       }
       if (!boards.length) parts.boards.appendChild(h("figure", { class: "board-wrap" }, drawPlaceholder(scene)));
+      if (!parts.boards.dataset.keys) { parts.boards.addEventListener("keydown", onBoardKey); parts.boards.dataset.keys = "1"; }
+    }
+    if (parts.legend) {
+      const lg = drawLegend(scene, sides);
+      const wasOpen = parts.legend.firstElementChild ? parts.legend.firstElementChild.open : null;
+      parts.legend.replaceChildren(...(lg ? [lg] : []));
+      if (lg && wasOpen === false) lg.open = false;
+      parts.legend.hidden = !lg;
     }
     if (parts.panels) {
       parts.panels.replaceChildren();
-      for (const p of scene.panels || []) parts.panels.appendChild(drawPanel(p));
+      for (const p of scene.panels || []) parts.panels.appendChild(drawPanel(p, sides));
+    }
+    if (parts.boards) {  /* last: the scale of a board depends on everything around it */
+      const boards = scene.boards || [];
+      [...parts.boards.querySelectorAll("svg.board:not(.placeholder-board)")].forEach((el, i) => { if (boards[i]) watch(fitBoard(el, boards[i], sides), boards[i], sides); });
     }
   }
 
@@ -299,6 +580,10 @@
       el.classList.toggle("can-click", next.has(id));
       el.classList.toggle("picked", picked.has(id));
       el.classList.toggle("hint", hint.has(id));
+      if (el.getAttribute("role") === "button") {
+        if (el.dataset.label0 === undefined) el.dataset.label0 = el.getAttribute("aria-label") || "";
+        el.setAttribute("aria-label", el.dataset.label0 + (picked.has(id) ? ", selected" : next.has(id) ? ", can be chosen" : ""));
+      }
     });
     root.querySelectorAll(".item[data-cell]").forEach(el => {
       if (!el.classList.contains("can-click") && next.has(el.getAttribute("data-cell"))) el.classList.add("via-cell");
@@ -330,5 +615,5 @@
     list.scrollTop = list.scrollHeight;
   }
 
-  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h, logItems });
+  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h, logItems, initRoving, knownFaceDown });
 })();
