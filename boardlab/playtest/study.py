@@ -530,23 +530,50 @@ def _config(study: Study, spec: RunSpec, games: int) -> Any:
                     agents=list(spec.agents), seed=study.seed)
 
 
-def _play(study: Study, spec: RunSpec, games: int, folder: Path, jobs: int | None) -> list[dict[str, Any]]:
-    """Play ``spec`` to ``games`` games in ``folder``, keeping the games a smaller run of it already played there."""
-    from .run import execute
+def _open(study: Study, spec: RunSpec, games: int, folder: Path, jobs: int | None) -> tuple[Any, Any, dict[str, Any]]:
+    """The run folder of ``spec`` holding at least ``games`` games' configuration (grown if smaller), its config and
+    manifest. Growing keeps the games played: game i's seed depends only on the run seed and i."""
+    from .run import manifest_for
+    from .simulate import default_jobs
     from .store import RunDir
 
     cfg = _config(study, spec, games)
     run = RunDir(folder)
-    if run.exists():
-        manifest = run.read_manifest()
-        old = dict(manifest.get("config") or {})
-        if {**old, "games": 0} != {**cfg.to_json(), "games": 0}:
-            raise BoardlabError(f"{folder} holds a different run; choose another --out folder")
-        if old.get("games", 0) >= games:
-            cfg = _config(study, spec, int(old["games"]))
-        else:  # grow the run: game i's seed depends only on the run seed and i, so its games stay valid
-            run.write_manifest({**manifest, "config": cfg.to_json(), "complete": False})
-    execute(cfg, folder, jobs=jobs)
+    if not run.exists():
+        manifest = manifest_for(cfg, "local", jobs or default_jobs())
+        run.write_manifest(manifest)
+        return run, cfg, manifest
+    manifest = run.read_manifest()
+    old = dict(manifest.get("config") or {})
+    if {**old, "games": 0} != {**cfg.to_json(), "games": 0}:
+        raise BoardlabError(f"{folder} holds a different run; choose another --out folder")
+    if int(old.get("games", 0)) >= games:
+        return run, _config(study, spec, int(old["games"])), manifest
+    manifest = {**manifest, "config": cfg.to_json(), "complete": False}
+    run.write_manifest(manifest)
+    return run, cfg, manifest
+
+
+def _pilot(study: Study, spec: RunSpec, games: int, folder: Path, jobs: int | None) -> list[dict[str, Any]]:
+    """At least ``games`` games of ``spec`` (the parts of the run folder, without its report: the run may grow)."""
+    from .simulate import default_jobs, iter_missing, run_local
+
+    run, cfg, _ = _open(study, spec, games, folder, jobs)
+    rows = run.read_parts()
+    missing = iter_missing(games, {r["index"] for r in rows})
+    if missing:
+        run_local(cfg, missing, jobs or default_jobs(), run.write_part)
+        rows = run.read_parts()
+    return rows
+
+
+def _finish(study: Study, spec: RunSpec, games: int, folder: Path, jobs: int | None) -> list[dict[str, Any]]:
+    """Grow the run of ``spec`` to ``games`` games and finish it as a playtest run (results.parquet, report.html)."""
+    from .run import execute
+
+    run, cfg, manifest = _open(study, spec, games, folder, jobs)
+    if not (manifest.get("complete") and run.results_path.exists()):
+        execute(cfg, folder, jobs=jobs)
     return run.read_results()
 
 
@@ -575,7 +602,7 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
             _check_who(q, first[q.run])
     for spec in runs:
         say(f"pilot: {pilot} games of {spec.label()}")
-        data[spec] = _play(study, spec, pilot, folders[spec], jobs)
+        data[spec] = _pilot(study, spec, pilot, folders[spec], jobs)
     alpha_plan = ALPHA / len(study.questions)
     need = {spec: len(data[spec]) for spec in runs}
     plan = []
@@ -590,7 +617,7 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
     for spec in runs:
         if need[spec] > len(data[spec]):
             say(f"playing {spec.label()} to {need[spec]} games")
-            data[spec] = _play(study, spec, need[spec], folders[spec], jobs)
+        data[spec] = _finish(study, spec, need[spec], folders[spec], jobs)
     answers = answer(study, data)
     doc = {"study": study.path, "title": study.title, "game": study.game, "seed": study.seed, "max_games": cap,
            "pilot_games": pilot, "alpha_plan": alpha_plan, "plan": plan,
