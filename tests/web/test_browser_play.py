@@ -171,3 +171,124 @@ def test_the_end_banner_sits_below_the_board(server, pages):  # noqa: F811
     assert banner["y"] >= board["y"] + board["height"] - 1, (board, banner)
     assert board["height"] <= 800 - 60, board
     assert not pages.errors, pages.errors
+
+
+# ---- 1. what the seat knows -----------------------------------------------------------------
+def _scenes(game_id: str, n: int = 40, seed: int = 3):
+    """Scenes of every seat from a seeded random playout (every 4th decision)."""
+    g = registry.make(game_id)
+    st, rng, out = g.new_state(seed), random.Random(seed), []
+    for step in range(n * 4):
+        if st.is_over():
+            break
+        if step % 4 == 0:
+            for seat in range(g.players):
+                acts = st.legal_actions() if st.current_seat() == seat else ()
+                out.append(g.scene(st.view(seat), acts))
+        st.apply(rng.choice(st.legal_actions()))
+    return out
+
+
+RENDER_ITEMS_JS = """scenes => { const div = document.createElement('div'); document.body.appendChild(div);
+  const out = [];
+  for (const sc of scenes) {
+    window.Boardlab.render({ boards: sc.boards, panels: sc.panels }, { boards: div });
+    out.push([...div.querySelectorAll('.item')].map(g => { const t = g.querySelector('.item-text');
+      return [g.dataset.click, t ? t.textContent : '', g.classList.contains('known')]; }));
+  }
+  div.remove(); return out; }"""
+
+
+@pytest.mark.parametrize("game_id", ALL_GAMES)
+def test_no_item_the_view_names_is_drawn_as_unknown(server, pages, game_id):  # noqa: F811
+    """Issue 32: a face-down item whose scene names it (its text is not "?") is drawn with that text,
+    marked as face down (a folded corner, class "known"); only truly unknown items show "?"."""
+    page, r = open_game(server, pages, game_id)
+    scenes = _scenes(game_id)
+    drawn = page.evaluate(RENDER_ITEMS_JS, scenes)
+    known_seen = 0
+    for sc, items in zip(scenes, drawn):
+        expect = [it for b in sc["boards"] for it in b.get("items", [])]
+        assert len(items) == len(expect)
+        by_id = {"item:" + str(it["id"]): it for it in expect if it.get("id") is not None}
+        for click, text, known in items:
+            it = by_id.get(click)
+            if it is None:
+                continue
+            named = it.get("text") not in (None, "", "?")
+            if it.get("face_down") and named:
+                known_seen += 1
+                assert known and text and text != "?", (game_id, it, text)
+                assert text == str(it["text"]) or text.endswith("…")
+            if it.get("face_down") and not named:
+                assert text == "?" and not known
+    if game_id == "dungeons-jewel":
+        assert known_seen > 0  # your own face-down tokens ("... (face down; you have seen it)")
+    assert not pages.errors, pages.errors
+
+
+# ---- 2. why not? --------------------------------------------------------------------------------
+def test_why_not_answers_a_click_and_shows_beside_cards_and_the_hint_under_the_prompt(server, pages):  # noqa: F811
+    """Armies' first decision (the General's skill points) is made in the action list: clicking a
+    square says why it cannot be used now, on the page and in the live region; the hint line is
+    shown under the prompt; each unplayable card carries its reason beside it."""
+    page, r = open_game(server, pages, "armies", 1280, 800)
+    assert wait_turn(page, "mine") == "mine"
+    sc = snapshot(server, r)["scene"]
+    assert sc.get("hint") and sc.get("why_not")
+    assert page.locator("#hint").inner_text() == sc["hint"]
+    click, reason = next((k, v) for k, v in sc["why_not"].items() if k.startswith("main:"))
+    page.locator(f'#boards [data-click="{click}"]').click(force=True)
+    msg = page.locator("#whynot")
+    assert msg.is_visible() and reason in msg.inner_text()
+    page.wait_for_function("document.getElementById('announce').textContent.length > 0")
+    assert reason in page.locator("#announce").text_content()
+    cards = [c for p in sc["panels"] for c in p.get("cards") or [] if c.get("why_not") and not c.get("face_down")]
+    shown = page.locator("#panels .card .why-not").all_inner_texts()
+    assert len(shown) == len(cards) and all(c["why_not"] in t for c, t in zip(cards, shown))
+    # a hand with an unplayable card (Armies' reason for a card it cannot afford)
+    hand = {"title": "Your hand", "seat": 0, "cards": [
+        {"id": "h1", "name": "Ambush", "text": "Leader Technique"},
+        {"id": "h2", "name": "Charge", "text": "Army", "why_not": "it costs 2 Gnar and your pieces hold 1 Gnar"}]}
+    beside = page.evaluate("""p => { const div = document.createElement('div'); document.body.appendChild(div);
+      window.Boardlab.render({ panels: [p] }, { panels: div });
+      return [...div.querySelectorAll('.card')].map(c => (c.querySelector('.why-not') || {}).textContent || ''); }""", hand)
+    assert beside[0] == "" and "it costs 2 Gnar and your pieces hold 1 Gnar" in beside[1]
+    shot(page, "why-not-armies")
+    assert not pages.errors, pages.errors
+
+
+# ---- 4. without a mouse ---------------------------------------------------------------------------
+def test_keyboard_play_names_cells_moves_with_arrows_and_focuses_the_next_decision(server, pages):  # noqa: F811
+    """Dungeon's Jewel: cells take focus with names ("c4: ..."); arrow keys move between them; a
+    focused action highlights its square; Enter plays; the bots' answer is announced; focus lands on
+    the next decision, never on <body>; the key to the pieces is a list on the page."""
+    page, r = open_game(server, pages, "dungeons-jewel", 1280, 800)
+    assert wait_turn(page, "mine") == "mine"
+    first = page.locator("#boards .cell[tabindex='0']")
+    assert first.count() == 1
+    first.focus()
+    name = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    sq = page.evaluate("document.activeElement.dataset.square")
+    assert name.startswith(sq + ": ") and "can be chosen" in name
+    x, y = page.evaluate("[document.activeElement.dataset.x, document.activeElement.dataset.y].map(Number)")
+    page.keyboard.press("ArrowRight" if x == 0 else "ArrowLeft")
+    x2, y2 = page.evaluate("[document.activeElement.dataset.x, document.activeElement.dataset.y].map(Number)")
+    assert (abs(x2 - x), y2) == (1, y)
+    page.keyboard.press("ArrowDown" if y == 0 else "ArrowUp")
+    assert page.evaluate("Math.abs(Number(document.activeElement.dataset.y) - %d)" % y) == 1
+    pinned = page.locator("#actions .action.has-target").first
+    pinned.focus()
+    assert page.locator("#boards .hint").count() >= 1  # its square lights up
+    legend = page.locator("#legend .legend-list li")
+    assert legend.count() >= 1 and legend.first.is_visible()
+    page.locator("#boards .cell.can-click[role=button]").first.focus()
+    before = int(page.evaluate("document.body.dataset.stateId"))
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
+    if wait_turn(page, "mine", "over") == "mine":
+        page.wait_for_function(f"Number(document.body.dataset.stateId) > {before + 1}")
+        page.wait_for_function("document.getElementById('announce').textContent.length > 0")
+        page.wait_for_function("document.activeElement && document.activeElement !== document.body")
+        assert page.evaluate("!!document.activeElement.closest('#boards .cell.can-click, #actions .action')")
+    assert not pages.errors, pages.errors
