@@ -621,7 +621,8 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
     answers = answer(study, data)
     doc = {"study": study.path, "title": study.title, "game": study.game, "seed": study.seed, "max_games": cap,
            "pilot_games": pilot, "alpha_plan": alpha_plan, "plan": plan,
-           "runs": [{"label": s.label(), "folder": str(folders[s]), "games": len(data[s])} for s in runs],
+           "runs": [{"label": s.label(), "folder": str(folders[s]), "games": len(data[s]),
+                     "report": (folders[s] / "report.html").relative_to(out).as_posix()} for s in runs],
            "questions": answers}
     out.mkdir(parents=True, exist_ok=True)
     (out / "study.json").write_text(json.dumps(doc, indent=2, sort_keys=True, default=float), encoding="utf-8")
@@ -662,7 +663,8 @@ def write_html(doc: dict[str, Any], path: Path) -> Path:
                         f"<code>{e(a['expect'])}</code>, smallest effect that matters {a['smallest_effect']:g}."
                         f"<br>Variant: <code>{e(a['variant'])}</code>{base}</p>"
                         f"<p class=\"verdict\">{e(a['words'])}</p></section>")
-    runs = "".join(f"<li><code>{e(r['label'])}</code>: {r['games']} games, <code>{e(r['folder'])}</code></li>" for r in doc["runs"])
+    runs = "".join(f"<li><code>{e(r['label'])}</code>: {r['games']} games, <a href=\"{e(r['report'])}\">its report</a> "
+                   f"(<code>{e(r['folder'])}</code>)</li>" for r in doc["runs"])
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(doc['title'])}</title>
 <style>

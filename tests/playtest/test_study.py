@@ -83,6 +83,8 @@ def test_a_small_study_end_to_end(tmp_path, capsys):
     page = (out / "study.html").read_text()
     for q in doc["questions"]:
         assert f'id="q-{q["id"]}"' in page and q["verdict"] in page
+    for r in doc["runs"]:  # every run is a finished playtest run with its own report, linked from the study's
+        assert (out / r["report"]).exists() and f'href="{r["report"]}"' in page
     table = (out / "study.md").read_text()
     assert "| the seed says | the simulation | verdict |" in table and "| **holds** |" in table
     # an interrupted or repeated study resumes: the same folder gives the same answers without replaying
