@@ -1,6 +1,6 @@
 /* How to play (issue 32): at a player's first game of a title, the game's quick start (the
    "## Quick start" section of docs/rules/<game>.md: the goal, what a turn is, how to win) opens
-   above the board. "Got it" dismisses it for good (localStorage, per game); the Rules drawer
+   at the top of the side column. "Got it" dismisses it for good (localStorage, per game); the Rules drawer
    starts with the same text. */
 (function () {
   "use strict";
@@ -36,9 +36,10 @@
     more.addEventListener("click", () => { const b = document.getElementById("rules-btn"); if (b) b.click(); });
     actions.append(ok, more);
     box.append(title, body, actions);
-    const table = document.querySelector(".table");
-    const boards = document.getElementById("boards");
-    if (table && boards) table.insertBefore(box, boards); else document.body.prepend(box);
+    // first in the side column: the board's column stays as it is (sticky, in view), and on a phone
+    // the quick start is the first thing under the board
+    const side = document.querySelector(".game-layout .side");
+    if (side) side.prepend(box); else document.body.append(box);
   }
   start();
 })();
