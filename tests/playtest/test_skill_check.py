@@ -170,3 +170,12 @@ def test_bad_skill_options_are_one_line_errors_and_play_nothing(tmp_path, capsys
     code, out, err = run([*ARGS, "--out", str(tmp_path / "r"), *extra], capsys)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "r").exists()
+
+
+def test_an_even_verdict_needs_about_340_games_with_two_claims():
+    """docs/playtest.md "Skill check": a seat winning exactly half is first known to be within MARGIN of 50% after
+    about 340 games with two claims (Bonferroni), 360 with three."""
+    def first(m):
+        return next(n for n in range(20, 2000, 4)
+                    if 0.5 - MARGIN <= confidence_sequence(n // 2, n, 0.05 / m)[0] and confidence_sequence(n // 2, n, 0.05 / m)[1] <= 0.5 + MARGIN)
+    assert 330 <= first(2) <= 345 and 350 <= first(3) <= 365
