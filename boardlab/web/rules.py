@@ -124,7 +124,9 @@ def _intro(lines: list[str]) -> tuple[list[str], list[str]]:
 def _no_paths(md: str) -> str:
     md = _PATH.sub(_short_path, md)
     md = re.sub(r"`(?:[\w.-]+\.py)?::(\w[\w\[\]-]*)`", r"`\1`", md)  # `::test_x`, `file.py::test_x`
-    return _LINKED_PATH.sub(r"\1", md)
+    md = _LINKED_PATH.sub(r"\1", md)
+    # a bare path in prose ("see docs/agents.md") keeps its file name
+    return re.sub(r"(?<![\w/`(\[])(?:boardlab|tests|docs|scripts)/(?:[\w.-]+/)*([\w.-]+\.\w+)", r"\1", md)
 
 
 def rules_html(cls: Any) -> str:
