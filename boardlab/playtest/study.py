@@ -475,8 +475,10 @@ def words(q: Question, m: dict[str, Any], family_size: int) -> str:
         elif m["kind"] == "balance":
             names = [u[0].lower() + u[1:] if u.startswith("The ") else u for u in m["unfair"]]
             why = f"{' and '.join(names)} {'differs' if len(m['unfair']) == 1 else 'differ'} from the fair share beyond chance"
+        elif lo >= d or hi <= -d:
+            why = f"there is an effect beyond chance, at least the {_size(q, d)} that matter"
         else:
-            why = "there is an effect beyond chance, and it may be as large as the smallest that matters"
+            why = f"there is an effect beyond chance (it may be smaller than the {_size(q, d)} that matter)"
         return f"Does not hold: {what} ({holm}); {why}."
     more = f"; about {m['games_to_see']:,} games would see {_size(q, d)}" if m["games_to_see"] > m["n"] else ""
     return (f"Undecided: {what} ({holm}); the run could see an effect of {_size(q, m['detectable'])} "
