@@ -26,7 +26,7 @@
   let lastEvents = null, lastEventsSeat = null, focusNext = false;
   function announce(text) {
     live.textContent = "";
-    setTimeout(() => { live.textContent = text; }, 30);
+    setTimeout(() => { if (!passing) live.textContent = text; }, 30);
   }
   function explain(text) {
     whyBox.textContent = text;
@@ -118,6 +118,8 @@
     document.body.dataset.turn = "pass";
     // Remove the previous seat's view from the page, not just from sight.
     parts.boards.replaceChildren(); parts.panels.replaceChildren();
+    parts.legend.replaceChildren(); parts.legend.hidden = true; parts.hint.textContent = ""; parts.hint.hidden = true;
+    explain(""); live.textContent = ""; lastEvents = null;
     $("actions").replaceChildren(); $("log").replaceChildren(); $("status").textContent = ""; $("prompt").hidden = true;
     $("pass-name").textContent = seatName(next); $("pass-name2").textContent = seatName(next);
     $("pass").hidden = false;

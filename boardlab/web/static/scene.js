@@ -58,7 +58,7 @@
   function slots(n, cx, cy, size) {
     if (n <= 1) return [[cx, cy, size * 0.34]];
     if (n <= 4) {
-      const o = size * 0.21, r = size * 0.18;
+      const o = size * 0.22, r = size * 0.2;
       return [[cx - o, cy - o, r], [cx + o, cy - o, r], [cx - o, cy + o, r], [cx + o, cy + o, r]].slice(0, n);
     }
     const out = [], k = Math.ceil(Math.sqrt(n)), step = size * 0.8 / k, r = step * 0.44;
@@ -125,7 +125,9 @@
       t.style.fontSize = fs.toFixed(1) + "px";
       fitText(t, label, Math.max(2, Math.min(6, Math.floor(r * 2.4 / (fs * 0.62)))));
     }
-    if (it.badge !== undefined && it.badge !== null && it.badge !== "") {
+    /* a stack shows no badges (they covered the other pieces): the piece's name, the key and the
+       square's accessible name still say it */
+    if (!ctx.stacked && it.badge !== undefined && it.badge !== null && it.badge !== "") {
       const txt = String(it.badge).slice(0, 5);
       const fs = Math.max(8, u, r * 0.5), bh = fs * 1.3, bw = Math.max(bh, fs * 0.62 * txt.length + fs * 0.6);
       const bx = x + r * 0.75, by = y - r * 0.8;
@@ -225,7 +227,8 @@
       const [x, y] = k.split(",").map(Number);
       const cx = ox + x * CELL + CELL / 2, cy = oy + y * CELL + CELL / 2;
       const sl = slots(list.length, cx, cy, CELL);
-      const els = list.map((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${x},${y}`, ctx));
+      const c2 = list.length > 1 ? Object.assign({}, ctx, { stacked: true }) : ctx;
+      const els = list.map((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${x},${y}`, c2));
       const cell = cellEls.get(k);
       if (cell) cell._items = els;
     }
@@ -290,7 +293,8 @@
         const rr = Math.min(R * 0.62, R * 2.4 / list.length + 2), d = R * 0.55 + rr * 0.75;
         sl = list.map((_, i) => { const a = -Math.PI / 2 + 2 * Math.PI * i / list.length; return [p[0] + d * Math.cos(a), p[1] + d * Math.sin(a), rr]; });
       }
-      const els = list.map((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${k}`, ctx));
+      const c2 = list.length > 1 ? Object.assign({}, ctx, { stacked: true }) : ctx;
+      const els = list.map((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${k}`, c2));
       const n = nodeEls.get(k);
       if (n) n._items = els;
     }
@@ -369,7 +373,7 @@
       const icon = svg("svg", { viewBox: "0 0 40 40", class: "legend-icon", "aria-hidden": "true" });
       const ctx = { u: 0, uid: "lg" + n, sides };
       sideDefs(svg("defs", null, icon), ctx.uid);
-      drawItem(icon, Object.assign({}, it, { badge: null }), 20, 20, 15, null, ctx);
+      drawItem(icon, Object.assign({}, it, { badge: null, id: null }), 20, 20, 15, null, ctx);
       const arr = [...names];
       const text = arr.length > 3 ? arr.slice(0, 3).join("; ") + ` (and ${arr.length - 3} more)` : arr.join("; ");
       list.appendChild(h("li", null, icon, h("span", { text: text })));
