@@ -76,6 +76,18 @@ def _progress_runner(total_hint: int, quiet: bool):
     return progress, lambda done, total: progress.update(task, completed=done, total=total)
 
 
+def games_for_edge(players: int, edge: float) -> int:
+    """Games that see a seat's (or the first player's) ``edge`` over the fair share 1/players with 80% power, at the
+    strictest Holm level of the verdict's family (every seat and the first player: players + 1 claims)."""
+    from boardlab.playtest.power import games_to_see_share
+    from boardlab.stats import ALPHA
+
+    n = games_to_see_share(edge, 1.0 / players, ALPHA / (players + 1))
+    if n > MAX_GAMES:
+        raise InvalidOptionError(f"--detect {edge:g}: seeing that edge takes {n:,} games, more than {MAX_GAMES:,}; ask for a larger edge")
+    return n
+
+
 #: At most this many variants in one ``playtest --variant a,b,c`` (each plays every game).
 MAX_VARIANTS = 8
 
@@ -109,10 +121,13 @@ def _compare_many(folders: list[Path]) -> dict:
 @click.option("--skill-check", "skill_agent", is_flag=False, flag_value="auto", default=None, metavar="[AGENT]",
               help="Re-test the verdicts (seats, sides, first player, each variant's effect) with the search agent, sequentially; AGENT defaults to the game's measured search (docs/playtest.md, 'Skill check').")
 @click.option("--skill-games", type=click.IntRange(1, MAX_GAMES), default=None, help="Most games per variant for --skill-check (default 20).")
+@click.option("--detect", type=FiniteFloat(0, 0.5, low_open=True), default=None, metavar="EDGE",
+              help="Play as many games as it takes to see a seat's or the first player's edge of EDGE (e.g. 0.02) over "
+                   "its fair share with 80% power after Holm's correction across the verdict's claims (replaces --games).")
 @click.option("--list-tags", is_flag=True, help="List the game's action tags (what --restrict accepts) and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics summary as one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, list_tags, as_json, quiet):
+def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, detect, list_tags, as_json, quiet):
     """Playtest GAME: run many bot games, store results.parquet, write report.html.
 
     An interrupted run resumes: run the same command again with the same --out.
@@ -128,6 +143,10 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
     if len(names) > MAX_VARIANTS or any(n == "" for n in names):
         raise InvalidOptionError(f"--variant takes one variant, or up to {MAX_VARIANTS} separated by commas (the first is the base)")
     restrict_map = _parse_restrict(restrict)
+    if detect is not None:
+        games = games_for_edge(make_game(game_id, players, names[0], options, max_turns).players, detect)
+        if not (quiet or as_json):
+            console(stderr=True).print(f"--detect {detect:g}: {games:,} games per variant")
     if skill_games is not None and skill_agent is None:
         raise InvalidOptionError("--skill-games needs --skill-check")
     if list_tags:

@@ -21,12 +21,11 @@ a rule; a choice's correlation is still only a correlation, and restricted play
 
 from __future__ import annotations
 
-import math
 from typing import Any, Sequence
 
-from scipy.stats import norm
-
 from boardlab.stats import ALPHA, mean_ci, score_p, wilson
+
+from .power import detectable_share, games_to_see_share
 
 
 def pct(x: float) -> str:
@@ -97,13 +96,13 @@ def _first_player_test(rows: Sequence[dict[str, Any]], players: int, tests: list
     return _claim("The first player (the seat that acted first)", k, len(rows), 1.0 / players, first_player=True)
 
 
-def _detectable(n: int, fair: float, alpha: float, power: float = 0.8) -> float:
-    """The smallest edge over ``fair`` a two-sided level-``alpha`` test sees with ``power`` over ``n`` games."""
-    return float(norm.ppf(1 - alpha / 2) + norm.ppf(power)) * math.sqrt(fair * (1 - fair) / n) if n else 1.0
+def _detectable(n: int, fair: float, alpha: float) -> float:
+    """The smallest edge over ``fair`` the claim's test sees with 80% power over ``n`` games (:mod:`.power`)."""
+    return detectable_share(n, fair, alpha)
 
 
-def _games_to_see(edge: float, fair: float, alpha: float, power: float = 0.8) -> int:
-    return math.ceil(((norm.ppf(1 - alpha / 2) + norm.ppf(power)) / edge) ** 2 * fair * (1 - fair))
+def _games_to_see(edge: float, fair: float, alpha: float) -> int:
+    return games_to_see_share(edge, fair, alpha)
 
 
 def family(rows: Sequence[dict[str, Any]], players: int, roles: bool = False) -> list[dict[str, Any]]:
