@@ -20,7 +20,7 @@
   const whyBox = h("p", { id: "whynot", class: "whynot", hidden: true });
   parts.hint.after(whyBox);
   parts.legend = h("div", { id: "legend", class: "legend-box", hidden: true });
-  parts.boards.after(parts.legend);
+  parts.panels.after(parts.legend);  /* in the side column: on a phone the board above stays short */
   const live = h("div", { id: "announce", class: "sr-only", "aria-live": "polite", role: "status" });
   document.body.appendChild(live);
   let lastEvents = null, lastEventsSeat = null, focusNext = false;
