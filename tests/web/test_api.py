@@ -7,6 +7,7 @@ import json
 import pytest
 
 from boardlab.engine import make
+from boardlab.engine.registry import BUILTIN
 from boardlab.web.push import apply_update
 
 from .conftest import auth, canon, create
@@ -336,7 +337,7 @@ def test_names_typed_in_the_lobby_appear_in_the_scene_actions_and_log(client):
     assert not any("Player 1" in t or "Player 2" in t for t in texts), texts
 
 
-@pytest.mark.parametrize("game_id", ["blackfire", "wizards-labyrinth", "armies", "dungeons-jewel", "summoners-quest"])
+@pytest.mark.parametrize("game_id", sorted(BUILTIN))
 def test_rules_drawer_puts_the_rules_first_and_developer_notes_under_a_fold_without_paths(client, game_id):
     """Issue 20: the rules drawer opened on developer notes with source file paths."""
     import re

@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from boardlab.engine.registry import BUILTIN
+
 from .servers import call
 from .test_browser import browser, pages, server, shot, wait_turn  # noqa: F401  (fixtures)
 
@@ -139,7 +141,7 @@ def test_the_mana_wheel_is_captioned_in_words_and_shown_beside_the_labyrinth(ser
     assert not pages.errors, pages.errors
 
 
-ALL_GAMES = ["blackfire", "wizards-labyrinth", "armies", "dungeons-jewel", "summoners-quest"]
+ALL_GAMES = sorted(BUILTIN)  # every registered built-in game, a new one too
 SQUARES_JS = "els => els.map(e => e.dataset.square).filter(Boolean)"
 
 

@@ -15,6 +15,7 @@ import random
 import pytest
 
 from boardlab.engine import make
+from boardlab.engine.registry import BUILTIN
 from boardlab.web.push import apply_update
 
 from .conftest import auth, canon, create
@@ -115,9 +116,8 @@ def test_all_human_game_every_payload(client, game_id, players, turns):
 @pytest.mark.parametrize("game_id,players,agent,options", [
     ("toy", 4, "random", {"max_turns": 60}), ("gridtest", 2, "random", {"max_turns": 60}),
     ("dungeons-jewel", 4, "heuristic", {"max_turns": 60}),
-    # every shipped game, played to its end by server-side bots
-    ("armies", None, "heuristic", {}), ("blackfire", None, "heuristic", {}), ("dungeons-jewel", None, "heuristic", {}),
-    ("summoners-quest", None, "heuristic", {}), ("wizards-labyrinth", None, "heuristic", {}),
+    # every registered built-in game (a new one too), played to its end by server-side bots
+    *((game_id, None, "heuristic", {}) for game_id in sorted(BUILTIN)),
 ])
 def test_game_with_bots_every_websocket_message(client, game_id, players, agent, options):
     """One human (acting over the WebSocket) against server-side bots; a spectator watches."""
@@ -162,7 +162,7 @@ def test_game_with_bots_every_websocket_message(client, game_id, players, agent,
 
 # every shipped game; seeds whose heuristic games are of ordinary length (a 1,200-decision labyrinth
 # game would only make the test slow: every state is checked for every seat)
-GAMES = {"armies": 2024, "blackfire": 2024, "dungeons-jewel": 5, "summoners-quest": 2024, "wizards-labyrinth": 16}
+GAMES = {game_id: {"dungeons-jewel": 5, "wizards-labyrinth": 16}.get(game_id, 2024) for game_id in sorted(BUILTIN)}
 
 
 @pytest.mark.parametrize("game_id,seed", sorted(GAMES.items()))

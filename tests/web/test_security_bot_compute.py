@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 
 from boardlab.agents import Decision, make_agent
 from boardlab.engine import derive_seed, make
+from boardlab.engine.registry import BUILTIN
 from boardlab.web.app import create_app
 from boardlab.web.bots import WEB_CAPS, fallback_action
 from boardlab.web.db import Store, StoredMatch, database_url
@@ -238,7 +239,7 @@ def test_restart_with_pending_over_cap_bots_stays_up_plays_fallbacks_and_stops_o
         srv.kill()
 
 
-SHIPPED = ["armies", "blackfire", "dungeons-jewel", "summoners-quest", "wizards-labyrinth"]
+SHIPPED = sorted(BUILTIN)  # every registered built-in game
 
 
 @pytest.mark.parametrize("game_id", SHIPPED)
