@@ -136,7 +136,7 @@ def rules_html(cls: Any) -> str:
     if text is None:
         body = f"<h1>{html.escape(cls.name)}</h1><p>{html.escape(cls.description or '')}</p>"
         return body + "<p><em>This game has no rules document yet.</em></p>"
-    players, devs = split_for_players(text)
+    players, devs = split_for_players(re.sub(r"<!--.*?-->", "", text, flags=re.S))  # generated-block markers
     out = _md().render(players)
     if devs.strip():
         out += ("<details class=\"dev-notes\"><summary>Notes for developers: how the rules were read "
