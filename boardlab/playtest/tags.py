@@ -15,7 +15,7 @@ other game (e.g. a toy game in the tests) gets the tags met in a few random game
 from __future__ import annotations
 
 import difflib
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from boardlab.engine.errors import InvalidOptionError
 
@@ -65,11 +65,10 @@ _VOCABULARIES: dict[str, Callable[[Any], set[str]]] = {
 }
 
 
-def explored_tags(game: Any, games: int = 3, max_steps: int = 3000) -> set[str]:
-    """Every tag of every legal action met in ``games`` random games (seeds 0, 1, ...)."""
+def _random_decisions(game: Any, games: int, max_steps: int) -> Iterator[list[set[str]]]:
+    """The tag sets of the legal actions at each decision of ``games`` random games (seeds 0, 1, ...)."""
     from boardlab.engine.rng import Rng
 
-    seen: set[str] = set()
     for s in range(games):
         state = game.new_state(s)
         rng = Rng(s)
@@ -77,10 +76,13 @@ def explored_tags(game: Any, games: int = 3, max_steps: int = 3000) -> set[str]:
             if state.current_seat() is None:
                 break
             legal = state.legal_actions()
-            for a in legal:
-                seen.update(state.action_tags(a))
+            yield [set(state.action_tags(a)) for a in legal]
             state.apply(legal[rng.below(len(legal))])
-    return seen
+
+
+def explored_tags(game: Any, games: int = 3, max_steps: int = 3000) -> set[str]:
+    """Every tag of every legal action met in ``games`` random games (seeds 0, 1, ...)."""
+    return {t for tagged in _random_decisions(game, games, max_steps) for tags in tagged for t in tags}
 
 
 def optional_tags(game: Any, games: int = 3, max_steps: int = 3000) -> set[str]:
@@ -88,20 +90,10 @@ def optional_tags(game: Any, games: int = 3, max_steps: int = 3000) -> set[str]:
 
     Only such a tag can change a game when restricted: a tag every legal action carries (or none) is forced.
     """
-    from boardlab.engine.rng import Rng
-
     seen: set[str] = set()
-    for s in range(games):
-        state = game.new_state(s)
-        rng = Rng(s)
-        for _ in range(max_steps):
-            if state.current_seat() is None:
-                break
-            legal = state.legal_actions()
-            tagged = [set(state.action_tags(a)) for a in legal]
-            for tags in tagged:
-                seen.update(t for t in tags if t not in seen and any(t not in other for other in tagged))
-            state.apply(legal[rng.below(len(legal))])
+    for tagged in _random_decisions(game, games, max_steps):
+        for tags in tagged:
+            seen.update(t for t in tags if t not in seen and any(t not in other for other in tagged))
     return seen
 
 
