@@ -213,7 +213,10 @@ class Hub:
         self.limit_log = LimitLog()
 
     # -- loading -----------------------------------------------------------
-    def get(self, match_id: str) -> Match:
+    def _live(self, match_id: str) -> Match | None:
+        """The match if it is loaded (or still alive elsewhere and adopted); None if it must be read.
+
+        Raises 404 for an id that cannot be a match id, before any lookup in the store."""
         m = self.matches.get(match_id)
         if m is not None:
             m.touched = time.monotonic()
@@ -223,6 +226,11 @@ class Hub:
         m = self._alive.get(match_id)
         if m is not None:
             self._adopt(m)
+        return m
+
+    def get(self, match_id: str) -> Match:
+        m = self._live(match_id)
+        if m is not None:
             return m
         rec = self.store.load(match_id)
         if rec is None:
@@ -246,15 +254,8 @@ class Hub:
 
         Concurrent opens of one match share one load, so there is still one live object per match.
         """
-        m = self.matches.get(match_id)
+        m = self._live(match_id)
         if m is not None:
-            m.touched = time.monotonic()
-            return m
-        if not isinstance(match_id, str) or not match_id.replace("-", "").replace("_", "").isalnum() or len(match_id) > 32:
-            raise WebError(404, f"no match {match_id!r}")
-        m = self._alive.get(match_id)
-        if m is not None:
-            self._adopt(m)
             return m
         pending = self._loading.get(match_id)
         if pending is None:
