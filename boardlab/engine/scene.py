@@ -62,7 +62,7 @@ Actions without a target are still offered in the list of legal actions.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 Scene = dict[str, Any]
 
@@ -70,6 +70,16 @@ Scene = dict[str, Any]
 def cell_id(board: str, x: int, y: int) -> str:
     """The click id of grid cell ``(x, y)`` on ``board``."""
     return f"{board}:{x},{y}"
+
+
+def grid_cells(board: dict[str, Any]) -> Iterator[tuple[int, int, str | None]]:
+    """Each cell ``(x, y, name)`` of a grid board, row by row; ``name`` is column label + row label
+    (``"c4"``) where the board's labels cover the cell, else None."""
+    cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
+    cl, rl = board.get("col_labels"), board.get("row_labels")
+    for y in range(rows):
+        for x in range(cols):
+            yield x, y, (f"{cl[x]}{rl[y]}" if cl and rl and x < len(cl) and y < len(rl) else None)
 
 
 def node_id(board: str, node: str | int) -> str:

@@ -50,6 +50,7 @@ from .codec import copy_value, decode, encode, record
 from .errors import GameOverError, IllegalActionError, InvalidOptionError, SaveFileError
 from .files import parse_json
 from .rng import Rng
+from .scene import grid_cells
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -203,14 +204,11 @@ def _target_keys(scene: dict[str, Any], target: str, seat: int | None) -> list[s
     for board in scene.get("boards") or ():
         bid = str(board.get("id", ""))
         if board.get("kind") == "grid":
-            cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
-            cl, rl = board.get("col_labels"), board.get("row_labels")
-            for y in range(rows):
-                for x in range(cols):
-                    key = f"{bid}:{x},{y}"
-                    place[key] = []
-                    if cl and rl and x < len(cl) and y < len(rl):
-                        named.setdefault(f"{cl[x]}{rl[y]}".lower(), key)
+            for x, y, name in grid_cells(board):
+                key = f"{bid}:{x},{y}"
+                place[key] = []
+                if name is not None:
+                    named.setdefault(name.lower(), key)
             for it in board.get("items") or ():
                 key = f"{bid}:{it.get('x')},{it.get('y')}"
                 if key in place:

@@ -30,6 +30,8 @@ from rich.console import Console, RenderableType
 from rich.style import Style
 from rich.text import Text
 
+from boardlab.engine.scene import grid_cells
+
 from .terminal import Scene, _item_text, _style, grid_text, render_node_map, render_track
 
 #: Rows the choices may always claim, however tall the board.
@@ -62,14 +64,11 @@ class Squares:
         for board in scene.get("boards") or ():
             bid = str(board.get("id", ""))
             if board.get("kind") == "grid":
-                cols, rows = int(board.get("cols", 0)), int(board.get("rows", 0))
-                cl, rl = board.get("col_labels"), board.get("row_labels")
-                for y in range(rows):
-                    for x in range(cols):
-                        name = f"{cl[x]}{rl[y]}" if cl and rl and x < len(cl) and y < len(rl) else f"{x},{y}"
-                        sq.shown.setdefault(name.lower(), name)
-                        sq.of_click[f"{bid}:{x},{y}"] = name.lower()
-                        sq.where.setdefault(name.lower(), (bid, x, y))
+                for x, y, label in grid_cells(board):
+                    name = label or f"{x},{y}"
+                    sq.shown.setdefault(name.lower(), name)
+                    sq.of_click[f"{bid}:{x},{y}"] = name.lower()
+                    sq.where.setdefault(name.lower(), (bid, x, y))
                 for it in board.get("items") or ():
                     if "x" in it and "y" in it and f"{bid}:{it['x']},{it['y']}" in sq.of_click:
                         sq.of_click[f"item:{it.get('id')}"] = sq.of_click[f"{bid}:{it['x']},{it['y']}"]
