@@ -66,11 +66,34 @@ MEANS: dict[str, Callable[[dict[str, Any]], float | None]] = {
     "decided-at": lambda r: r.get("decided_at"),
 }
 METRICS = (WIN_RATE, BALANCE, *MEANS)
+#: ``count:KEY``: per game, the sum over seats of the game's usage counter KEY (the ``metrics`` column).
+COUNT = "count:"
+
+
+def _counter(key: str) -> Callable[[dict[str, Any]], float | None]:
+    def value(r: dict[str, Any]) -> float | None:
+        m = r.get("metrics") or {}
+        if isinstance(m, str):
+            m = json.loads(m)
+        v = m.get(key)
+        if v is None:
+            return None
+        return float(sum(v)) if isinstance(v, (list, tuple)) else float(v)
+    return value
+
+
+def is_mean(metric: str) -> bool:
+    """A per-game mean: the lengths, the experience metrics and a usage counter (``count:KEY``)."""
+    return metric in MEANS or metric.startswith(COUNT)
+
+
+def mean_of(metric: str) -> Callable[[dict[str, Any]], float | None]:
+    return MEANS[metric] if metric in MEANS else _counter(metric[len(COUNT):])
 EXPECTS = ("above", "below", "differs", "none")
 
 STUDY_KEYS = {"title", "game", "seed", "players", "agents", "max_games", "pilot_games", "question"}
 QUESTION_KEYS = {"id", "ask", "variant", "base", "options", "base_options", "agents", "base_agents", "players",
-                 "metric", "who", "expect", "against", "smallest_effect"}
+                 "metric", "who", "expect", "against", "smallest_effect", "restrict", "base_restrict", "max_games"}
 #: The most games any run of a study may play, and the most questions in one study.
 MAX_GAMES = 1_000_000
 MAX_QUESTIONS = 100
@@ -86,11 +109,13 @@ class RunSpec:
     options: tuple[tuple[str, Any], ...]
     players: int | None
     agents: tuple[str, ...]
+    restrict: tuple[tuple[int, tuple[str, ...]], ...] = ()  # restricted play: seat -> tags it never takes
 
     def label(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in self.options)
+        never = "".join(f", seat {seat} never takes {' or '.join(tags)}" for seat, tags in self.restrict)
         return f"{self.variant or 'default'}{'[' + opts + ']' if opts else ''}" + (f" {self.players}p" if self.players else "") + \
-            f" ({', '.join(self.agents)})"
+            f" ({', '.join(self.agents)}{never})"
 
 
 @dataclass
@@ -104,6 +129,7 @@ class Question:
     base: RunSpec | None = None
     who: str | None = None
     against: float | str | None = None
+    max_games: int | None = None  # the most games this question may use (default: the study's)
     result: dict[str, Any] = field(default_factory=dict)
 
 
@@ -149,6 +175,21 @@ def _options(where: str, key: str, value: Any) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(value.items()))
 
 
+def _restrict(where: str, key: str, value: Any) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """Restricted play, ``{ 0 = ["card:Unfavorable War"] }``: the tags each seat never takes."""
+    out = []
+    if isinstance(value, dict):
+        for seat, tags in value.items():
+            items = [tags] if isinstance(tags, str) else tags
+            if not str(seat).isdigit() or not isinstance(items, list) or not items or not all(isinstance(t, str) and t for t in items):
+                break
+            out.append((int(seat), tuple(items)))
+        else:
+            return tuple(sorted(out))
+    _fail(where, f"'{key}' must be a table of seat = tag or list of tags (restricted play, e.g. {{ 0 = \"card:Switcheroo\" }}), got {value!r}")
+    return ()
+
+
 def parse(doc: dict[str, Any], where: str = "study") -> Study:
     """Check a study document (parsed TOML) and build the :class:`Study`; every game, variant, agent, option and
     metric is checked before any game is played (raises InvalidOptionError, one line)."""
@@ -189,8 +230,8 @@ def parse(doc: dict[str, Any], where: str = "study") -> Study:
         if bad:
             _fail(at, f"unknown key {bad[0]!r} (keys: {', '.join(sorted(QUESTION_KEYS))})")
         metric = q.get("metric")
-        if metric not in METRICS:
-            _fail(at, f"unknown metric {metric!r} (metrics: {', '.join(METRICS)})")
+        if metric not in METRICS and not (isinstance(metric, str) and metric.startswith(COUNT) and len(metric) > len(COUNT)):
+            _fail(at, f"unknown metric {metric!r} (metrics: {', '.join(METRICS)}, or count:KEY for a usage counter)")
         expect = q.get("expect", "none" if metric == BALANCE else None)
         if expect not in EXPECTS:
             _fail(at, f"'expect' must be one of {', '.join(EXPECTS)}, got {expect!r}")
@@ -207,11 +248,14 @@ def parse(doc: dict[str, Any], where: str = "study") -> Study:
         for key in ("variant", "base"):
             if key in q and (not isinstance(q[key], str) or not q[key].strip()):
                 _fail(at, f"'{key}' must name a variant (content edits allowed: rulebook+without:item:gloves)")
-        run = RunSpec(q.get("variant", default_variant), _options(at, "options", q.get("options", {})), q_players, q_agents)
+        q_max = _int(at, "max_games", q["max_games"], 1, MAX_GAMES) if "max_games" in q else None
+        run = RunSpec(q.get("variant", default_variant), _options(at, "options", q.get("options", {})), q_players, q_agents,
+                      _restrict(at, "restrict", q["restrict"]) if "restrict" in q else ())
         base = None
-        if "base" in q or "base_options" in q or "base_agents" in q:
+        if "base" in q or "base_options" in q or "base_agents" in q or "base_restrict" in q:
             base = RunSpec(q.get("base", q.get("variant", default_variant)), _options(at, "base_options", q.get("base_options", {})), q_players,
-                           _agents(at, q["base_agents"]) if "base_agents" in q else q_agents)
+                           _agents(at, q["base_agents"]) if "base_agents" in q else q_agents,
+                           _restrict(at, "base_restrict", q["base_restrict"]) if "base_restrict" in q else ())
             if base == run:
                 _fail(at, "the base and the variant are the same games; change the variant, its options or its agents")
             if metric == BALANCE:
@@ -220,7 +264,8 @@ def parse(doc: dict[str, Any], where: str = "study") -> Study:
             if spec is not None and spec not in checked:
                 try:
                     checked[spec] = plan_run(game_id, games=1, players=spec.players, variant=spec.variant,
-                                             options=dict(spec.options), agents=list(spec.agents), seed=seed)
+                                             options=dict(spec.options), agents=list(spec.agents), seed=seed,
+                                             restrict={seat: list(tags) for seat, tags in spec.restrict} or None)
                 except BoardlabError as exc:
                     _fail(at, str(exc))
         cfg = checked[run]
@@ -244,9 +289,9 @@ def parse(doc: dict[str, Any], where: str = "study") -> Study:
                 _fail(at, f"'against' must be \"fair\" or a number, got {against!r}")
             if metric == WIN_RATE and not isinstance(against, str) and not 0 < against < 1:
                 _fail(at, f"'against' for a win rate is a share between 0 and 1, got {against!r}")
-        if metric in MEANS and base is None and not isinstance(against, (int, float)):
+        if is_mean(metric) and base is None and not isinstance(against, (int, float)):
             _fail(at, f"a {metric} question without a base needs 'against', the target to compare with (e.g. against = 60)")
-        questions.append(Question(qid, ask.strip(), metric, expect, float(d), run, base, who, against))
+        questions.append(Question(qid, ask.strip(), metric, expect, float(d), run, base, who, against, q_max))
     return Study(game_id, title, seed, max_games, min(pilot, max_games), questions)
 
 
@@ -282,6 +327,10 @@ def _points(r: dict[str, Any], who: str, players: int) -> tuple[float, float]:
 
 
 def _check_who(q: Question, rows: Sequence[dict[str, Any]]) -> None:
+    if q.metric.startswith(COUNT) and rows and all(mean_of(q.metric)(r) is None for r in rows):
+        keys = sorted({k for r in rows for k in (json.loads(r["metrics"]) if isinstance(r.get("metrics"), str) else r.get("metrics") or {})})
+        raise InvalidOptionError(f"question {q.id!r}: no usage counter {q.metric[len(COUNT):]!r} in these games "
+                                 f"(counters: {', '.join(keys[:12])}{' ...' if len(keys) > 12 else ''})")
     if q.metric != WIN_RATE or q.who is None or q.who == "first player" or re.fullmatch(r"seat \d+", q.who):
         return
     roles = sorted({role.lower() for r in rows for role in r["roles"]})
@@ -297,13 +346,13 @@ def _paired_measure(q: Question, base_rows: Sequence[dict[str, Any]], rows: Sequ
     from .compare import compare_rows
 
     res = compare_rows(base_rows, rows, adjust=False)
-    if q.metric in MEANS:
+    if is_mean(q.metric):
         if q.metric in ("turns", "decisions"):
             return dict(res[q.metric])
         from .compare import paired_bootstrap
 
         by_seed = {r["seed"]: r for r in rows}
-        value = MEANS[q.metric]
+        value = mean_of(q.metric)
         pairs = [(value(a), value(by_seed[a["seed"]])) for a in base_rows if a["seed"] in by_seed]
         pairs = [(x, y) for x, y in pairs if x is not None and y is not None]  # e.g. no leader: no decided-at
         if len(pairs) < 2:
@@ -351,7 +400,7 @@ def measure(q: Question, rows: Sequence[dict[str, Any]], base_rows: Sequence[dic
         ref = fair if q.against in (None, "fair") else float(q.against)  # type: ignore[arg-type]
         k = sum(p for p, _ in pts)
         return {"kind": "share", "n": n, "k": k, "estimate": k / n, "reference": ref, "p_value": score_p(k, n, ref), "spread": ref}
-    values = [float(v) for v in map(MEANS[q.metric], rows) if v is not None]
+    values = [float(v) for v in map(mean_of(q.metric), rows) if v is not None]
     n = len(values)
     if n < 2:
         raise InvalidOptionError(f"question {q.id!r}: {q.metric} is measured in fewer than 2 games")
@@ -529,7 +578,7 @@ def _config(study: Study, spec: RunSpec, games: int) -> Any:
     from .run import plan_run
 
     return plan_run(study.game, games=games, players=spec.players, variant=spec.variant, options=dict(spec.options),
-                    agents=list(spec.agents), seed=study.seed)
+                    agents=list(spec.agents), seed=study.seed, restrict={seat: list(tags) for seat, tags in spec.restrict} or None)
 
 
 def _open(study: Study, spec: RunSpec, games: int, folder: Path, jobs: int | None) -> tuple[Any, Any, dict[str, Any]]:
@@ -602,17 +651,21 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
         first = {spec: [play_row(_config(study, spec, 1), 0)] for spec in {q.run for q in sides}}
         for q in sides:
             _check_who(q, first[q.run])
+    def q_cap(q: Question) -> int:
+        return min(cap, q.max_games or cap)
+
+    run_cap = {spec: max(q_cap(q) for q in study.questions if spec in (q.run, q.base)) for spec in runs}
     for spec in runs:
-        say(f"pilot: {pilot} games of {spec.label()}")
-        data[spec] = _pilot(study, spec, pilot, folders[spec], jobs)
+        say(f"pilot: {min(pilot, run_cap[spec])} games of {spec.label()}")
+        data[spec] = _pilot(study, spec, min(pilot, run_cap[spec]), folders[spec], jobs)
     alpha_plan = ALPHA / len(study.questions)
     need = {spec: len(data[spec]) for spec in runs}
     plan = []
     for q in study.questions:
         _check_who(q, data[q.run])
         m = measure(q, data[q.run], data[q.base] if q.base is not None else None)
-        n = min(cap, max(pilot, games_needed(q, m, alpha_plan)))
-        plan.append({"id": q.id, "games": n, "capped": games_needed(q, m, alpha_plan) > cap})
+        n = min(q_cap(q), max(pilot, games_needed(q, m, alpha_plan)))
+        plan.append({"id": q.id, "games": n, "capped": games_needed(q, m, alpha_plan) > q_cap(q)})
         for spec in (q.run, q.base):
             if spec is not None:
                 need[spec] = max(need[spec], n)
