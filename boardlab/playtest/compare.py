@@ -4,8 +4,15 @@ Both runs must use the same game, player count, seed and number of games, so
 game *i* of each run starts from the same seed: the comparison is paired,
 which removes most of the luck from the difference.
 
-* Win rates (per seat and per role) and truncation: McNemar's exact test on
-  the discordant pairs (two-sided binomial), with the paired difference.
+* Win rates (per seat and per role): each game scores a seat 1 for a win, an
+  equal share for a draw (a finished game nobody won: half a point between two
+  players, ``1/players`` in general; a side scores ``1/sides``), else 0, as in
+  the verdict. The test is the exact sign test on the per-game score
+  differences (two-sided binomial on the games in which B scores more against
+  those in which A scores more): with no draws it is McNemar's exact test on
+  the discordant pairs. The difference is the mean paired score difference.
+* Truncation: McNemar's exact test (a truncated game is nobody's win and no
+  draw).
 * Length in turns and decisions: the mean paired difference with a
   deterministic paired bootstrap; its p-value inverts the bootstrap.
 * Every measure is one family: Holm's correction runs across the seats, the
@@ -25,15 +32,20 @@ from boardlab.stats import binom_two_sided, holm, mcnemar_exact  # noqa: F401  (
 ALPHA = 0.05
 
 
-def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
-    """Paired comparison of two binary outcomes per game.
+def sign_test(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+    """Paired comparison of two per-game scores (a win 1, a draw an equal share, a loss 0): the exact sign test.
 
-    >>> r = mcnemar([True] * 10 + [False] * 10, [False] * 10 + [False] * 10)
-    >>> r["a_only"], r["b_only"], round(r["p_value"], 5), r["significant"]
-    (10, 0, 0.00195, True)
+    ``a_only`` counts the games in which A scores more, ``b_only`` those in which B does; the p-value is the
+    two-sided binomial test of ``b_only`` out of ``a_only + b_only`` (games scored alike carry no information).
+    On 0/1 scores this is McNemar's exact test; a loss turned into a draw counts as a game B scores more in.
+
+    >>> r = sign_test([1.0] * 10 + [0.0] * 10, [0.5] * 10 + [0.0] * 10)
+    >>> r["a_only"], r["b_only"], r["difference"], round(r["p_value"], 5), r["significant"]
+    (10, 0, -0.25, 0.00195, True)
     """
-    a_only = sum(1 for x, y in zip(a, b) if x and not y)
-    b_only = sum(1 for x, y in zip(a, b) if y and not x)
+    a, b = [float(x) for x in a], [float(y) for y in b]
+    a_only = sum(1 for x, y in zip(a, b) if x > y)
+    b_only = sum(1 for x, y in zip(a, b) if y > x)
     n = len(a)
     p = mcnemar_exact(a_only, b_only)
     return {
@@ -45,6 +57,37 @@ def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
         "p_value": p,
         "significant": p < ALPHA,
     }
+
+
+def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
+    """Paired comparison of two binary outcomes per game (McNemar's exact test: :func:`sign_test` on 0/1).
+
+    >>> r = mcnemar([True] * 10 + [False] * 10, [False] * 10 + [False] * 10)
+    >>> r["a_only"], r["b_only"], round(r["p_value"], 5), r["significant"]
+    (10, 0, 0.00195, True)
+    """
+    return sign_test([float(x) for x in a], [float(y) for y in b])
+
+
+def drawn(r: dict[str, Any]) -> bool:
+    """A draw: a finished game nobody won (a game stopped at the turn cap is no draw)."""
+    return not r["winners"] and not r.get("truncated")
+
+
+def seat_points(r: dict[str, Any], seat: int, players: int) -> float:
+    """A seat's points in one game: 1 for a win (a shared win counts for each winner), ``1/players`` for a draw
+    (half a point between two players), else 0 -- as in the verdict."""
+    if seat in r["winners"]:
+        return 1.0
+    return 1.0 / players if drawn(r) else 0.0
+
+
+def role_points(r: dict[str, Any], role: str) -> float:
+    """A side's points in one game: 1 when it won, an equal share of a draw among the sides that played, else 0."""
+    if role in (r.get("winner_roles") or []):
+        return 1.0
+    sides = set(r["roles"])
+    return 1.0 / len(sides) if drawn(r) and role in sides else 0.0
 
 
 def paired_bootstrap(a: Sequence[float], b: Sequence[float], resamples: int = 2000, seed: int = 0) -> dict[str, Any]:
@@ -97,10 +140,16 @@ def interval_at(r: dict[str, Any], alpha: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _with_interval(r: dict[str, Any], a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
+def _with_interval(r: dict[str, Any], a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
     boot = paired_bootstrap([float(x) for x in a], [float(y) for y in b])
     r["ci_low"], r["ci_high"], r["distribution"] = boot["ci_low"], boot["ci_high"], boot["distribution"]
     return r
+
+
+def draw_rule(players: int) -> str:
+    """How a comparison scores a draw, in words (stated in every report)."""
+    share = "half a point" if players == 2 else f"an equal share (1/{players} of a point)"
+    return f"a draw (a finished game nobody won) counts as {share} for every seat and an equal share for every side"
 
 
 def measures(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -135,15 +184,19 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
         raise BoardlabError(f"the two runs have different player counts ({players} and {rows_b[0]['players']})")
     seats = []
     for s in range(players):
-        xa, xb = [s in a["winners"] for a, _ in pairs], [s in b["winners"] for _, b in pairs]
-        seats.append(_with_interval(mcnemar(xa, xb), xa, xb))
+        xa, xb = [seat_points(a, s, players) for a, _ in pairs], [seat_points(b, s, players) for _, b in pairs]
+        seats.append(_with_interval(sign_test(xa, xb), xa, xb))
     roles = sorted({role for a, b in pairs for role in (*a["roles"], *b["roles"])})
     by_role = {}
     for role in roles:
-        xa, xb = [role in a["winner_roles"] for a, _ in pairs], [role in b["winner_roles"] for _, b in pairs]
-        by_role[role] = _with_interval(mcnemar(xa, xb), xa, xb)
+        xa, xb = [role_points(a, role) for a, _ in pairs], [role_points(b, role) for _, b in pairs]
+        by_role[role] = _with_interval(sign_test(xa, xb), xa, xb)
+    n = len(pairs)
     result = {
-        "paired_games": len(pairs),
+        "paired_games": n,
+        # descriptive, not a test of the family: a change in draws shows in the win rates as half points
+        "drawn": {"count_a": sum(drawn(a) for a, _ in pairs), "count_b": sum(drawn(b) for _, b in pairs),
+                  "rate_a": sum(drawn(a) for a, _ in pairs) / n, "rate_b": sum(drawn(b) for _, b in pairs) / n},
         "win_by_seat": seats,
         "win_by_role": by_role,
         "truncated": _with_interval(mcnemar([a["truncated"] for a, _ in pairs], [b["truncated"] for _, b in pairs]),
@@ -178,8 +231,9 @@ def compare_many(base: tuple[str, Sequence[dict[str, Any]]], others: Sequence[tu
 def markdown_many(result: dict[str, Any]) -> str:
     """The :func:`compare_many` table as Markdown."""
     lines = [f"# Variants against {result['base']}", "",
-             f"Paired games (same seeds). Holm's correction runs across all {result['family']} measures of every comparison;"
-             " each interval is at the level of the Holm step that decided it. Sorted by effect.", "",
+             f"Paired games (same seeds). In every win rate {_draw_rule_of(result)}; its p-value is the exact sign test on the"
+             f" per-game score differences (McNemar's when no game is drawn). Holm's correction runs across all {result['family']}"
+             " measures of every comparison; each interval is at the level of the Holm step that decided it. Sorted by effect.", "",
              "| variant | measure | base | variant | difference [CI] | p (Holm) | significant |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for t in result["table"]:
         rate = t["measure"].endswith("win rate") or t["measure"] == "truncated"
@@ -192,6 +246,12 @@ def markdown_many(result: dict[str, Any]) -> str:
         lines.append(f"| {t['variant']} | {t['measure']} | {a} | {b} | {d} | {t.get('p_holm', t['p_value']):.3g} | "
                      f"{'**yes**' if t['significant'] else 'no'} |")
     return "\n".join(lines) + "\n"
+
+
+def _draw_rule_of(result: dict[str, Any]) -> str:
+    comparisons = list(result.get("comparisons", {}).values())
+    players = len(comparisons[0]["win_by_seat"]) if comparisons else 2
+    return draw_rule(players)
 
 
 def forest_plot(result: dict[str, Any], path: Any) -> Any:
@@ -214,7 +274,7 @@ def forest_plot(result: dict[str, Any], path: Any) -> Any:
     ax.set_yticks(ys, [f"{t['variant']}: {t['measure']}{' *' if t['significant'] else ''}" for t in items])
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel(f"variant - {result['base']}, percentage points (Holm-level paired bootstrap CI; * significant)")
+    ax.set_xlabel(f"variant - {result['base']}, percentage points, a draw half a point\n(Holm-level paired bootstrap CI; * significant)")
     ax.set_title("Every variant against the base")
     path = Path(path)
     path.write_text(_fig_svg(fig), encoding="utf-8")
@@ -248,9 +308,12 @@ def markdown_comparison(label_a: str, label_b: str, result: dict[str, Any]) -> s
     lines = [
         f"# Comparison: A = {label_a}, B = {label_b}",
         "",
-        f"{result['paired_games']} paired games (same seeds). Win-rate and truncation p-values are McNemar's exact test,"
-        f" length p-values invert the paired bootstrap; 'significant' is after Holm's correction across all"
-        f" {result.get('family', '')} measures of this table as one family.",
+        f"{result['paired_games']} paired games (same seeds). In every win rate {draw_rule(len(result['win_by_seat']))};"
+        f" its p-value is the exact sign test on the per-game score differences (McNemar's exact test when no game is drawn)."
+        f" Truncation p-values are McNemar's exact test, length p-values invert the paired bootstrap; 'significant' is"
+        f" after Holm's correction across all {result.get('family', '')} measures of this table as one family.",
+        "",
+        f"Drawn: {_drawn_words(result)}.",
         "",
         "| measure | A | B | B - A [95% CI] | p / 95% CI | significant |",
         "| --- | --- | --- | --- | --- | --- |",
@@ -269,22 +332,44 @@ def markdown_comparison(label_a: str, label_b: str, result: dict[str, Any]) -> s
     return "\n".join(lines) + "\n"
 
 
+def _drawn_words(result: dict[str, Any]) -> str:
+    d = result.get("drawn") or {"count_a": 0, "count_b": 0}
+    n = result["paired_games"]
+    return f"{d['count_a']} of {n} games with A ({100 * d['count_a'] / n:.1f}%), {d['count_b']} with B ({100 * d['count_b'] / n:.1f}%)"
+
+
 def comparison_verdict(label_a: str, label_b: str, result: dict[str, Any]) -> list[str]:
-    """Plain sentences: each difference that survives Holm's correction, with its interval; else that none is seen."""
+    """Plain sentences: each difference that survives Holm's correction, with its interval; else that none is seen.
+    A draw counts as an equal share for every seat (half a point between two players), and the verdict says so
+    whenever either run has a draw."""
     lines = []
     n = result["paired_games"]
+    players = len(result["win_by_seat"])
+    d = result.get("drawn") or {"count_a": 0, "count_b": 0}
     rows = [(f"Seat {s}", r) for s, r in enumerate(result["win_by_seat"])]
     rows += [(f"The {role} side", r) for role, r in result["win_by_role"].items() if not role.startswith("seat ")]
+    share = "half a point" if players == 2 else "an equal share"
+    if d["count_a"] == n and d["count_b"] == n:
+        lines.append(f"All {n} paired games were drawn with both A and B: every seat scored {share} in every game, "
+                     "so no seat or side does better or worse with B.")
+    elif d["count_a"] or d["count_b"]:
+        lines.append(f"{100 * d['count_a'] / n:.0f}% of games were drawn with A and {100 * d['count_b'] / n:.0f}% with B; "
+                     f"{draw_rule(players)}, so the rates below are scores, not wins alone.")
+    verb = "scores" if d["count_a"] or d["count_b"] else "wins"
     for name, r in rows:
         if r["significant"]:
             more = "more" if r["difference"] > 0 else "less"
-            lines.append(f"{name} wins {100 * r['rate_b']:.0f}% with B against {100 * r['rate_a']:.0f}% with A: "
+            lines.append(f"{name} {verb} {100 * r['rate_b']:.0f}% with B against {100 * r['rate_a']:.0f}% with A: "
                          f"{100 * abs(r['difference']):.0f} points {more} often [{100 * r['ci_low']:+.0f}, {100 * r['ci_high']:+.0f}] "
-                         f"(McNemar p = {r.get('p_holm', r['p_value']):.2g} after Holm's correction across the {result.get('family', '')} measures).")
-    if not lines:
+                         f"({'sign test' if verb == 'scores' else 'McNemar'} p = {r.get('p_holm', r['p_value']):.2g} after Holm's correction across the {result.get('family', '')} measures).")
+    if not any(r["significant"] for _, r in rows) and not (d["count_a"] == n and d["count_b"] == n):
         widest = max((max(abs(r.get("ci_low", 0)), abs(r.get("ci_high", 0))) for _, r in rows), default=0.0)
-        lines.append(f"No win rate differs between A and B beyond chance over {n} paired games (after Holm's correction); "
-                     f"differences up to about {100 * widest:.0f} points cannot be ruled out.")
+        if all(r["a_only"] == r["b_only"] == 0 for _, r in rows):
+            lines.append(f"No win rate differs between A and B: every seat and side scored the same with A as with B "
+                         f"in each of the {n} paired games.")
+        else:
+            lines.append(f"No win rate differs between A and B beyond chance over {n} paired games (after Holm's correction); "
+                         f"differences up to about {100 * widest:.0f} points cannot be ruled out.")
     t = result["truncated"]
     if t["significant"]:
         lines.append(f"B hits the turn cap in {100 * t['rate_b']:.0f}% of games against {100 * t['rate_a']:.0f}% with A "
@@ -326,7 +411,7 @@ def html_comparison(label_a: str, label_b: str, result: dict[str, Any], path: An
     ax.set_yticks(ys, [k + (" *" if r["significant"] else "") for k, r in items])
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("B - A, percentage points (95% paired bootstrap CI; * significant after Holm)")
+    ax.set_xlabel("B - A, percentage points, a draw half a point (paired bootstrap CI; * significant after Holm)")
     ax.set_title("What changes from A to B")
     svg = _fig_svg(fig)
     verdict = "".join(f"<li>{html.escape(v)}</li>" for v in comparison_verdict(label_a, label_b, result))
