@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from collections import Counter
 from pathlib import Path
@@ -289,3 +290,23 @@ def test_the_docs_walk_through_this_code():
     known = set().union(*(_code_lines(f.read_text()) for f in [*(EXAMPLES / "goofspiel").glob("*.py"), Path(__file__)]))
     missing = [line for block in blocks for line in sorted(_code_lines(block)) if line not in known]
     assert not missing, missing
+
+
+def test_moved_in_tree_without_a_board_it_keeps_the_import_contracts(tmp_path):
+    """Goofspiel ships no board.py (the game-package contract's board layer is optional, ``"(board) : content"``):
+    copied unchanged into ``boardlab/games/goofspiel`` and listed as a container, ``lint-imports`` keeps every
+    contract; the same copy with its ``content.py`` (a required layer) removed is refused."""
+    from tests.test_import_contracts import lint
+
+    assert not (EXAMPLES / "goofspiel" / "board.py").exists()
+    root = tmp_path / "tree"
+    shutil.copytree(EXAMPLES.parent / "boardlab", root / "boardlab", ignore=shutil.ignore_patterns("__pycache__", "*.json", "*.txt", "*.deck"))
+    shutil.copytree(EXAMPLES / "goofspiel", root / "boardlab" / "games" / "goofspiel", ignore=shutil.ignore_patterns("__pycache__", "*.md"))
+    text = (EXAMPLES.parent / "pyproject.toml").read_text()
+    assert '"boardlab.games.armies",\n' in text
+    (root / "pyproject.toml").write_text(text.replace('"boardlab.games.armies",\n', '"boardlab.games.armies",\n    "boardlab.games.goofspiel",\n', 1))
+    out = lint(root)
+    assert out.returncode == 0 and "0 broken" in out.stdout, out.stdout + out.stderr
+    (root / "boardlab" / "games" / "goofspiel" / "content.py").unlink()
+    out = lint(root)
+    assert out.returncode != 0 and "content" in out.stdout + out.stderr, out.stdout + out.stderr
