@@ -88,6 +88,10 @@ def games_for_edge(players: int, edge: float) -> int:
     return n
 
 
+#: At most this many games per matchup for ``--luck-games`` (the dice share plays three per unit on top).
+MAX_LUCK_GAMES = 100_000
+
+
 #: At most this many variants in one ``playtest --variant a,b,c`` (each plays every game).
 MAX_VARIANTS = 8
 
@@ -121,13 +125,16 @@ def _compare_many(folders: list[Path]) -> dict:
 @click.option("--skill-check", "skill_agent", is_flag=False, flag_value="auto", default=None, metavar="[AGENT]",
               help="Re-test the verdicts (seats, sides, first player, each variant's effect) with the search agent, sequentially; AGENT defaults to the game's measured search (docs/playtest.md, 'Skill check').")
 @click.option("--skill-games", type=click.IntRange(1, MAX_GAMES), default=None, help="Most games per variant for --skill-check (default 20).")
+@click.option("--luck-games", type=click.IntRange(1, MAX_LUCK_GAMES), default=None, metavar="N",
+              help="Luck against skill: N games each of the heuristic against random and the search against the heuristic "
+                   "(seats rotated), plus 3N for the dice share (docs/playtest.md, 'Luck against skill').")
 @click.option("--detect", type=FiniteFloat(0, 0.5, low_open=True), default=None, metavar="EDGE",
               help="Play as many games as it takes to see a seat's or the first player's edge of EDGE (e.g. 0.02) over "
                    "its fair share with 80% power after Holm's correction across the verdict's claims (replaces --games).")
 @click.option("--list-tags", is_flag=True, help="List the game's action tags (what --restrict accepts) and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics summary as one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, detect, list_tags, as_json, quiet):
+def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, luck_games, detect, list_tags, as_json, quiet):
     """Playtest GAME: run many bot games, store results.parquet, write report.html.
 
     An interrupted run resumes: run the same command again with the same --out.
@@ -180,6 +187,10 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
             res = execute(cfg, folder, backend=backend, jobs=jobs, ray_address=ray_address, until_ci=until_ci, look_every=look_every)
         results.append(res)
         folders.append(folder)
+    if luck_games is not None:
+        from boardlab.playtest.luck import run_luck
+
+        run_luck(configs, folders, results, luck_games, jobs, quiet or as_json)
     if skill_agent is not None:
         from boardlab.playtest.skill import run_skill_check
 

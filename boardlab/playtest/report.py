@@ -140,7 +140,9 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
             note = " (event: a consequence of play, not a choice)" if kinds.get(u["key"]) == "event" else ""
             lines.append(f"- `{u['key']}`: {100 * u['delta']:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]{'*' if u.get('significant') else ''}"
                          f" ({u['occurrences']} uses){note}")
-    lines += ["", "## Experience", ""] + exp
+    from .luck import lines as luck_lines
+
+    lines += ["", "## Experience", ""] + exp + luck_lines(result.get("luck"))
     if result.get("skill_check"):
         from .skill import markdown_lines
 
