@@ -128,13 +128,15 @@ def _compare_many(folders: list[Path]) -> dict:
 @click.option("--luck-games", type=click.IntRange(1, MAX_LUCK_GAMES), default=None, metavar="N",
               help="Luck against skill: N games each of the heuristic against random and the search against the heuristic "
                    "(seats rotated), plus 3N for the dice share (docs/playtest.md, 'Luck against skill').")
+@click.option("--luck-search-games", type=click.IntRange(0, MAX_LUCK_GAMES), default=None, metavar="M",
+              help="Games of the search against the heuristic for --luck-games (default N; 0: not played; the search is slow).")
 @click.option("--detect", type=FiniteFloat(0, 0.5, low_open=True), default=None, metavar="EDGE",
               help="Play as many games as it takes to see a seat's or the first player's edge of EDGE (e.g. 0.02) over "
                    "its fair share with 80% power after Holm's correction across the verdict's claims (replaces --games).")
 @click.option("--list-tags", is_flag=True, help="List the game's action tags (what --restrict accepts) and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics summary as one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, luck_games, detect, list_tags, as_json, quiet):
+def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, luck_games, luck_search_games, detect, list_tags, as_json, quiet):
     """Playtest GAME: run many bot games, store results.parquet, write report.html.
 
     An interrupted run resumes: run the same command again with the same --out.
@@ -154,6 +156,8 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
         games = games_for_edge(make_game(game_id, players, names[0], options, max_turns).players, detect)
         if not (quiet or as_json):
             console(stderr=True).print(f"--detect {detect:g}: {games:,} games per variant")
+    if luck_search_games is not None and luck_games is None:
+        raise InvalidOptionError("--luck-search-games needs --luck-games")
     if skill_games is not None and skill_agent is None:
         raise InvalidOptionError("--skill-games needs --skill-check")
     if list_tags:
@@ -190,7 +194,7 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
     if luck_games is not None:
         from boardlab.playtest.luck import run_luck
 
-        run_luck(configs, folders, results, luck_games, jobs, quiet or as_json)
+        run_luck(configs, folders, results, luck_games, jobs, quiet or as_json, luck_search_games)
     if skill_agent is not None:
         from boardlab.playtest.skill import run_skill_check
 

@@ -224,11 +224,12 @@ def seeds(run_seed: int, matchup: int, i: int) -> tuple[int, int, int]:
 
 
 def measure(config: Any, games: int, *, jobs: int = 1, search: str | None = None, dice: bool = True,
-            progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+            search_games: int | None = None, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Luck against skill for ``config`` (a :class:`RunConfig`, or anything with game, players, variant, options, seed).
 
     ``games`` batch-runner games per matchup; with ``dice``, ``games`` more units of three synchronised
-    heuristic-random games for the dice share (none for a game without chance). ``search`` overrides the table's search spec."""
+    heuristic-random games for the dice share (none for a game without chance). ``search`` overrides the table's search spec;
+    ``search_games`` (default ``games``) is the search matchup's games (0: not played)."""
     from boardlab.engine.registry import make
 
     from .skill import search_strength
@@ -239,7 +240,8 @@ def measure(config: Any, games: int, *, jobs: int = 1, search: str | None = None
     strength = search_strength(game.id, n)
     spec = search or strength["spec"]
     has_heuristic = "heuristic" in getattr(game, "agents", {})
-    doc: dict[str, Any] = {"version": VERSION, "games": games, "players": n, "seed": config.seed, "search": spec,
+    search_games = games if search_games is None else search_games
+    doc: dict[str, Any] = {"version": VERSION, "games": games, "search_games": search_games, "players": n, "seed": config.seed, "search": spec,
                            "search_evidence": strength["evidence"], "chance": bool(game.chance), "matchups": []}
     t0 = time.perf_counter()
     if not has_heuristic:
@@ -248,7 +250,7 @@ def measure(config: Any, games: int, *, jobs: int = 1, search: str | None = None
         return doc
     pairs = [("heuristic-random", "heuristic", "random"), ("search-heuristic", spec, "heuristic")]
     measure_dice = dice and game.chance
-    total = games * (len(pairs) + (3 if measure_dice else 0))
+    total = games * (1 + (3 if measure_dice else 0)) + search_games
     done = [0]
 
     def tick(k: int) -> None:
@@ -259,10 +261,14 @@ def measure(config: Any, games: int, *, jobs: int = 1, search: str | None = None
     from boardlab.agents.runner import run_batch
 
     for j, (mid, strong, weak) in enumerate(pairs):
+        count_all = games if j == 0 else search_games
+        if not count_all:
+            doc["matchups"].append({"id": mid, "strong": strong, "weak": weak, "games": 0})
+            continue
         # the score rate: ordinary batch-runner games, game i with the strong agent in seat i % n
         base: list[dict[str, Any]] = []
         for seat in range(n):
-            count = len(range(seat, games, n))
+            count = len(range(seat, count_all, n))
             if not count:
                 continue
             specs = [strong if s == seat else weak for s in range(n)]
@@ -327,6 +333,9 @@ def lines(doc: dict[str, Any] | None) -> list[str]:
     out = [f"- luck against skill ({n} players, {how}; {unit} per game, Wilson 95% intervals):"]
     names = {"heuristic-random": "heuristic against random", "search-heuristic": f"search (`{doc['search']}`) against the heuristic"}
     for m in doc["matchups"]:
+        if not m["games"]:
+            out.append(f"  - {names.get(m['id'], m['id'])}: not played (0 games asked for)")
+            continue
         trunc = f"; {m['truncated']} truncated (0 points)" if m.get("truncated") else ""
         out.append(f"  - {names.get(m['id'], m['id'])}: {_pct(m['rate'])} [{_pct(m['ci_low'])}, {_pct(m['ci_high'])}] "
                    f"of {m['games']} games, against a fair share of {_pct(m['fair'])}{trunc}")
@@ -347,13 +356,13 @@ def lines(doc: dict[str, Any] | None) -> list[str]:
 # --- the CLI ---------------------------------------------------------------------------------------------------
 
 
-def _fresh(doc: dict[str, Any] | None, games: int, seed: int, search: str) -> bool:
+def _fresh(doc: dict[str, Any] | None, games: int, search_games: int, seed: int, search: str) -> bool:
     return bool(doc) and doc.get("version") == VERSION and doc.get("games") == games and doc.get("seed") == seed \
-        and doc.get("search") == search
+        and doc.get("search") == search and doc.get("search_games") == search_games
 
 
 def run_luck(configs: Sequence[Any], folders: Sequence[Path], results: list[dict[str, Any]], games: int,
-             jobs: int | None, quiet: bool) -> list[dict[str, Any]]:
+             jobs: int | None, quiet: bool, search_games: int | None = None) -> list[dict[str, Any]]:
     """The CLI's ``--luck-games N``: measure every run (saved as ``luck.json``; the same command again reuses it),
     add it to the run's summary (key ``luck``) and rewrite its report."""
     import sys
@@ -371,12 +380,13 @@ def run_luck(configs: Sequence[Any], folders: Sequence[Path], results: list[dict
     for cfg, folder, res in zip(configs, folders, results):
         path = Path(folder) / "luck.json"
         old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
-        if not _fresh(old, games, cfg.seed, search_strength(cfg.game, cfg.players)["spec"]):
+        sg = games if search_games is None else search_games
+        if not _fresh(old, games, sg, cfg.seed, search_strength(cfg.game, cfg.players)["spec"]):
             progress = None
             if not quiet and sys.stderr.isatty():
                 def progress(done: int, total: int) -> None:
                     print(f"luck against skill: {done} of {total} games", file=sys.stderr, flush=True)
-            old = measure(cfg, games, jobs=jobs or default_jobs(), progress=progress)
+            old = measure(cfg, games, jobs=jobs or default_jobs(), search_games=sg, progress=progress)
             path.write_text(json.dumps(old, indent=2, sort_keys=True), encoding="utf-8")
         res["luck"] = old
         run = RunDir(folder)

@@ -212,7 +212,7 @@ def test_cli_reports_luck_against_skill_in_the_experience_section(tmp_path, caps
     code, _, err = run(args, capsys)
     assert code == 0, err
     assert NOT_MEASURED in (out / "summary.md").read_text()
-    code, _, err = run([*args, "--luck-games", "12", "--json"], capsys)
+    code, _, err = run([*args, "--luck-games", "12", "--luck-search-games", "4", "--json"], capsys)
     assert code == 0, err
     summary = (out / "summary.md").read_text()
     experience = summary[summary.index("## Experience"):]
@@ -220,15 +220,27 @@ def test_cli_reports_luck_against_skill_in_the_experience_section(tmp_path, caps
     assert "dice share of outcomes" in experience
     assert "heuristic against random" in (out / "report.html").read_text()
     saved = json.loads((out / "luck.json").read_text())
-    assert saved["games"] == 12 and json.loads((out / "summary.json").read_text())["luck"] == saved
+    assert saved["games"] == 12 and saved["search_games"] == 4 and by_id(saved)["search-heuristic"]["games"] == 4
+    assert json.loads((out / "summary.json").read_text())["luck"] == saved
     # the same command again reuses luck.json
     (out / "luck.json").write_text(json.dumps({**saved, "marker": 1}))
-    code, _, err = run([*args, "--luck-games", "12", "--json"], capsys)
+    code, _, err = run([*args, "--luck-games", "12", "--luck-search-games", "4", "--json"], capsys)
     assert code == 0 and json.loads((out / "luck.json").read_text())["marker"] == 1
 
 
-@pytest.mark.parametrize("value", ["0", "-3", "many", "100001"])
-def test_bad_luck_games_is_a_one_line_error(tmp_path, capsys, value):
-    code, _, err = run(["playtest", MIX, "--games", "4", "--out", str(tmp_path / "r"), "--luck-games", value], capsys)
-    assert code == 2 and "--luck-games" in err and len(err.strip().splitlines()) == 1
+@pytest.mark.parametrize("extra, name", [
+    (["--luck-games", "0"], "--luck-games"), (["--luck-games", "-3"], "--luck-games"),
+    (["--luck-games", "many"], "--luck-games"), (["--luck-games", "100001"], "--luck-games"),
+    (["--luck-games", "5", "--luck-search-games", "-1"], "--luck-search-games"),
+    (["--luck-search-games", "3"], "--luck-search-games needs --luck-games"),
+])
+def test_bad_luck_options_are_one_line_errors_and_play_nothing(tmp_path, capsys, extra, name):
+    code, _, err = run(["playtest", MIX, "--games", "4", "--out", str(tmp_path / "r"), *extra], capsys)
+    assert code == 2 and name in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "r").exists()
+
+
+def test_search_games_zero_plays_no_search_games():
+    doc = measure(cfg(COIN), 10, search_games=0)
+    assert by_id(doc)["search-heuristic"]["games"] == 0 and by_id(doc)["heuristic-random"]["games"] == 10
+    assert "search (`strong`) against the heuristic: not played" in "\n".join(lines(doc))
