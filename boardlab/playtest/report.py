@@ -110,13 +110,13 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
     if result.get("verdict"):
         lines += ["## Verdict", ""] + [f"- {v}" for v in result["verdict"]] + ["", "## Figures", ""]
     lines += [
-        "| seat | win rate | 95% CI |",
+        "| seat | win rate (a draw: an equal share) | 95% CI |",
         "| --- | --- | --- |",
     ]
     for s, r in enumerate(result["win_by_seat"]):
         lines.append(f"| {s} | {_pct(r['rate'])} | {_pct(r['ci_low'])} - {_pct(r['ci_high'])} |")
     if result.get("roles_add_information"):
-        lines += ["", "| role | win rate | 95% CI |", "| --- | --- | --- |"]
+        lines += ["", "| role | win rate (a draw: an equal share) | 95% CI |", "| --- | --- | --- |"]
         for role, r in result["win_by_role"].items():
             lines.append(f"| {role} | {_pct(r['rate'])} | {_pct(r['ci_low'])} - {_pct(r['ci_high'])} |")
     comp = result["completion"]
@@ -192,6 +192,8 @@ def write_report(folder: str | Path, manifest: dict[str, Any], result: dict[str,
     folder = Path(folder)
     cfg = manifest["config"]
     players = cfg["players"]
+    if "luck" not in result and (folder / "luck.json").exists():  # measured by an earlier --luck-games
+        result["luck"] = json.loads((folder / "luck.json").read_text(encoding="utf-8"))
     plots = [
         ("Win rate by seat", _bar_with_ci([f"seat {i}" for i in range(players)], result["win_by_seat"], "Win rate by seat", 1 / players)),
     ]

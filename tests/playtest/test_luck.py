@@ -226,6 +226,9 @@ def test_cli_reports_luck_against_skill_in_the_experience_section(tmp_path, caps
     (out / "luck.json").write_text(json.dumps({**saved, "marker": 1}))
     code, _, err = run([*args, "--luck-games", "12", "--luck-search-games", "4", "--json"], capsys)
     assert code == 0 and json.loads((out / "luck.json").read_text())["marker"] == 1
+    # without --luck-games, a report rewritten later still shows the measurement
+    code, _, err = run(args, capsys)
+    assert code == 0 and "heuristic against random" in (out / "summary.md").read_text()
 
 
 @pytest.mark.parametrize("extra, name", [
