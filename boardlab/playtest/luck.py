@@ -196,7 +196,14 @@ def dice_share(units: Sequence[tuple[int, float, float, float]], boot: int = BOO
         return {"measurable": False, "reason": "the strong side scored the same in every game (no variance to share out)", "units": len(units)}
     gen = np.random.default_rng(seed)
     draws = shares([a[gen.integers(0, len(a), size=(boot, len(a)))] for a in arrays])
-    draws = draws[np.all(np.isfinite(draws), axis=1)]
+    finite = np.all(np.isfinite(draws), axis=1)
+    if finite.mean() < 0.975:  # in over 2.5% of resamples the outcome never varies: no 95% interval exists
+        ys = np.concatenate([a.ravel() for a in arrays])
+        values, counts = np.unique(ys, return_counts=True)
+        return {"measurable": False, "units": len(units),
+                "reason": f"the strong side's result almost never varied ({len(ys) - counts.max()} of {len(ys)} games "
+                          f"differ from the usual result): too little variance to share out"}
+    draws = draws[finite]
 
     def stat(est: float, values: np.ndarray) -> dict[str, float]:
         lo, hi = np.quantile(values, [0.025, 0.975]) if len(values) else (0.0, 1.0)

@@ -180,8 +180,10 @@ def test_dice_share_estimator_on_known_units():
     units = [(0, float(i % 2), float(i % 7 == 0), float(i % 2)) for i in range(60)]
     share = dice_share(units)
     assert share["decisions"]["estimate"] == 1.0 and share["chance"]["estimate"] < 0.3
-    # no variance: not measurable
+    # no variance, or almost none (one odd game in 300: the interval does not exist): not measurable
     assert not dice_share([(0, 1.0, 1.0, 1.0)] * 10)["measurable"]
+    rare = dice_share([(i % 2, float(i != 5), 1.0, 1.0) for i in range(100)])
+    assert not rare["measurable"] and "1 of 300 games" in rare["reason"]
 
 
 def test_an_agent_drawing_from_the_games_generator_makes_the_dice_share_not_measurable():
