@@ -344,8 +344,10 @@ def lines(doc: dict[str, Any] | None) -> list[str]:
             out.append(f"  - {names.get(m['id'], m['id'])}: not played (0 games asked for)")
             continue
         trunc = f"; {m['truncated']} truncated (0 points)" if m.get("truncated") else ""
+        table = (f" (the skill check's table, arena: {doc['search_evidence']})"
+                 if m["id"] == "search-heuristic" and doc.get("search_evidence") else "")
         out.append(f"  - {names.get(m['id'], m['id'])}: {_pct(m['rate'])} [{_pct(m['ci_low'])}, {_pct(m['ci_high'])}] "
-                   f"of {m['games']} games, against a fair share of {_pct(m['fair'])}{trunc}")
+                   f"of {m['games']} games, against a fair share of {_pct(m['fair'])}{trunc}{table}")
     d = doc.get("dice") or {}
     if d.get("status") == "measured":
         c, a, x, t = d["chance"], d["decisions"], d["interaction"], d["chance_total"]
