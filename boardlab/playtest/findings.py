@@ -129,15 +129,19 @@ def block(doc: dict[str, Any], runs: dict[str, Sequence[dict[str, Any]]], comman
     lines += ["", "| question | metric | run | against | games | p (Holm) | verdict |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for a in qs:
         metric = a["metric"] + (f" of {a['who']}" if a.get("who") else "")
-        against = f"`{a['base']}`" if a.get("base") else ("fair share" if a.get("against") in (None, "fair") and a["metric"] in ("win-rate", "balance")
-                                                           else f"{a.get('against', 0):g}" if isinstance(a.get("against"), (int, float)) else "fair share")
+        if a.get("base"):
+            against = f"`{a['base']}`"
+        elif a["metric"] == "balance":
+            against = "fair shares"
+        else:
+            against = pct(a["reference"]) if a["metric"] == "win-rate" else f"{a['reference']:g}"
         games = f"{a['n']:,}" + (" (capped)" if a["id"] in capped else "")
         p = f"{a['p_holm']:.2g}" if a["p_holm"] >= 0.001 else "< 0.001"
         lines.append(f"| `{a['id']}` | {metric} (expect {a['expect']}, smallest effect {a['smallest_effect']:g}) | `{_cell(a['variant'])}` | "
                      f"{_cell(against)} | {games} | {p} | {a['verdict']} |")
     if capped:
         lines += ["", "_(capped): the pilot said the question needs more games than the study's cap to see its smallest effect; "
-                      "its verdict says how many._"]
+                      "an undecided verdict says how many would see it._"]
     lines += ["", "### The runs", "",
               "Each run below is one setting of the study, on the same seeds (game *i* of every run starts from the same seed). "
               "Win rates carry Wilson 95% intervals (one row alone, descriptive); the balance line is the run's own Holm family. "

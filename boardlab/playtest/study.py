@@ -383,7 +383,7 @@ def measure(q: Question, rows: Sequence[dict[str, Any]], base_rows: Sequence[dic
         assert base_rows is not None
         r = _paired_measure(q, base_rows, rows)
         paired = len([1 for a in base_rows if a["seed"] in {b["seed"] for b in rows}])
-        out = {"kind": "paired", "n": paired, "p_value": r["p_value"], "estimate": r["difference"], "reference": 0.0,
+        out = {"kind": "paired", "n": paired, "p_value": r["p_value"], "estimate": r["difference"], "difference": r["difference"], "reference": 0.0,
                "distribution": r.get("distribution"), "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
         if q.metric == WIN_RATE:
             out.update(base_value=r["rate_a"], value=r["rate_b"], spread=max(MIN_PSI, (r["a_only"] + r["b_only"]) / max(paired, 1)))

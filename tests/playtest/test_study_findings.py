@@ -16,7 +16,7 @@ from boardlab.cli import main
 from boardlab.playtest import findings
 from boardlab.playtest.metrics import win_rates_by_role
 from boardlab.playtest.store import RunDir
-from boardlab.playtest.study import RunSpec, load, parse
+from boardlab.playtest.study import Question, RunSpec, Study, answer, load, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("armies", "blackfire", "dungeons-jewel", "summoners-quest", "wizards-labyrinth")
@@ -149,6 +149,26 @@ max_games = 30
     with pytest.raises(Exception, match="unknown metric"):
         parse(tomllib.loads("\n".join(['game = "blackfire"', *question[:3], 'metric = "count:"', 'expect = "above"',
                                          'against = 0', 'smallest_effect = 1'])))
+
+
+def test_a_change_that_changes_no_game_is_answered_not_a_crash():
+    """A rule change no game's result or length notices (e.g. an archer contest the bots never meet) has no bootstrap
+    distribution: its effect is exactly 0, and the verdict says so instead of failing (found by the Blackfire study)."""
+    def row(i, kills):
+        return {"index": i, "seed": i, "players": 2, "roles": ["green", "red"], "winners": [i % 2],
+                "winner_roles": [["green", "red"][i % 2]], "truncated": False, "turns": 12, "decisions": 30,
+                "first_seat": 0, "lead_changes": 0, "closeness": 1.0, "metrics": {"rule:kill": [kills, 1]}}
+    final = RunSpec("final", (), None, ("heuristic",))
+    flip = RunSpec("final", (("archer_contest", False),), None, ("heuristic",))
+    qs = [Question("win", "", "win-rate", "differs", 0.1, flip, final, who="green"),
+          Question("len", "", "turns", "differs", 3, flip, final),
+          Question("kills", "", "count:rule:kill", "above", 1, final, against=0)]
+    data = {final: [row(i, i % 3) for i in range(40)], flip: [row(i, i % 3) for i in range(40)]}
+    out = {a["id"]: a for a in answer(Study("blackfire", "t", 1, 40, 10, qs), data)}
+    for key in ("win", "len"):
+        assert (out[key]["estimate"], out[key]["lo"], out[key]["hi"]) == (0.0, 0.0, 0.0)
+        assert out[key]["verdict"] == "does not hold"  # no game changed: any effect is smaller than what matters
+    assert out["kills"]["estimate"] == pytest.approx(sum(i % 3 + 1 for i in range(40)) / 40)  # summed over both seats
 
 
 @pytest.mark.parametrize("game", GAMES)
