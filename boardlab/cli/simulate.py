@@ -61,7 +61,7 @@ def command(game_id: str, n_games: int, seed: int, agents: str | None, variant: 
     if summary["wins_by_side"] and any(k != f"seat {i}" for i, k in enumerate(summary["wins_by_side"])):
         out.print("wins by side: " + ", ".join(f"{k} {v}" for k, v in summary["wins_by_side"].items()))
     out.print(f"truncated {summary['truncated']} ({100 * summary['truncated'] / n_games:.1f}%), "
-              f"no winner {summary['draws_or_no_winner']}; mean turns {summary['mean_turns']:.1f}, "
+              f"drawn {summary['draws_or_no_winner']} (a draw is no win in 'win %'; playtest, compare and arena count it as an equal share); mean turns {summary['mean_turns']:.1f}, "
               f"mean decisions {summary['mean_decisions']:.1f}")
     out.print(f"{seconds:.2f} s, {summary['games_per_second']:.1f} games/s with {jobs} job(s)")
     return 0

@@ -21,31 +21,46 @@ def rate(successes: float, n: int) -> dict[str, float]:
     return {"count": successes, "n": n, "rate": (successes / n) if n else 0.0, "ci_low": lo, "ci_high": hi}
 
 
+def _drawn(r: dict[str, Any]) -> bool:
+    """A draw: a finished game nobody won (a game stopped at the turn cap is no draw)."""
+    return not r["winners"] and not r.get("truncated")
+
+
 def win_rates_by_seat(rows: Sequence[dict[str, Any]], players: int) -> list[dict[str, float]]:
-    """Win rate of each seat over all games (a shared win counts for each winner)."""
+    """Win rate of each seat over all games (a shared win counts for each winner; a draw counts as an equal share,
+    ``1/players``: half a point between two players, as in the verdict and compare). ``wins`` and ``draws`` are
+    the plain counts.
+
+    >>> [r["rate"] for r in win_rates_by_seat([{"winners": [0]}, {"winners": []}], 2)]
+    [0.75, 0.25]
+    """
     n = len(rows)
     wins = [0] * players
+    draws = sum(1 for r in rows if _drawn(r))
     for r in rows:
         for w in r["winners"]:
             wins[w] += 1
-    return [rate(wins[s], n) for s in range(players)]
+    return [{**rate(wins[s] + draws / players, n), "wins": wins[s], "draws": draws} for s in range(players)]
 
 
 def win_rates_by_role(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    """Win rate of each role or side: games in which some seat of that role won / games in which the role played."""
+    """Win rate of each role or side: games in which some seat of that role won / games in which the role played;
+    a draw counts as an equal share for every side that played (``1/sides``)."""
     played: dict[str, int] = defaultdict(int)
-    won: dict[str, int] = defaultdict(int)
+    won: dict[str, float] = defaultdict(float)
     for r in rows:
         roles = list(r["roles"])
         for role in set(roles):
             played[role] += 1
+            if _drawn(r):
+                won[role] += 1 / len(set(roles))
         for role in {roles[w] for w in r["winners"]}:
             won[role] += 1
     return {role: rate(won[role], played[role]) for role in sorted(played)}
 
 
 def first_player_advantage(rows: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
-    """The win rate of the seat that acted first in each game, minus the fair share ``1/players``.
+    """The win rate of the seat that acted first in each game (a draw an equal share), minus the fair share ``1/players``.
 
     Rows record ``first_seat`` (who acted first). Rows from older runs without it fall back
     to seat 0, and the result says so (``measures`` is then ``"seat 0"``).
@@ -53,7 +68,7 @@ def first_player_advantage(rows: Sequence[dict[str, Any]], players: int) -> dict
     fair = 1.0 / players if players else 0.0
     known = [r for r in rows if r.get("first_seat") is not None]
     if known and len(known) == len(rows):
-        wins = sum(1 for r in rows if r["first_seat"] in r["winners"])
+        wins = sum(1.0 if r["first_seat"] in r["winners"] else fair if _drawn(r) else 0.0 for r in rows)
         r = rate(wins, len(rows))
         measures = "first to act"
     else:

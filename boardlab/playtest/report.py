@@ -110,13 +110,13 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
     if result.get("verdict"):
         lines += ["## Verdict", ""] + [f"- {v}" for v in result["verdict"]] + ["", "## Figures", ""]
     lines += [
-        "| seat | win rate | 95% CI |",
+        "| seat | win rate (a draw: an equal share) | 95% CI |",
         "| --- | --- | --- |",
     ]
     for s, r in enumerate(result["win_by_seat"]):
         lines.append(f"| {s} | {_pct(r['rate'])} | {_pct(r['ci_low'])} - {_pct(r['ci_high'])} |")
     if result.get("roles_add_information"):
-        lines += ["", "| role | win rate | 95% CI |", "| --- | --- | --- |"]
+        lines += ["", "| role | win rate (a draw: an equal share) | 95% CI |", "| --- | --- | --- |"]
         for role, r in result["win_by_role"].items():
             lines.append(f"| {role} | {_pct(r['rate'])} | {_pct(r['ci_low'])} - {_pct(r['ci_high'])} |")
     comp = result["completion"]

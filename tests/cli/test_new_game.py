@@ -225,3 +225,31 @@ def test_simulate_and_a_playtest_whose_verdict_counts_draws(repo, tmp_path, caps
     # random runners draw often, and the verdict says how often
     result = execute(plan_run(GAME, games=60, agents=["random"], seed=2), tmp_path / "random", jobs=1)
     assert any("of games were drawn; a draw counts as an equal share" in line for line in result["verdict"]), result["verdict"]
+    # compare: the always-drawn sprint against itself is no difference, said once (a draw is half a point)
+    from boardlab.playtest.compare import compare_rows, comparison_verdict
+    from boardlab.playtest.store import RunDir
+
+    execute(plan_run(GAME, games=30, variant="sprint", agents=["heuristic"], seed=1), tmp_path / "sprint2", jobs=1)
+    cmp = compare_rows(RunDir(tmp_path / "sprint").read_results(), RunDir(tmp_path / "sprint2").read_results())
+    assert [r["rate_a"] for r in cmp["win_by_seat"]] == [0.5, 0.5] and not any(r["significant"] for r in cmp["win_by_seat"])
+    lines = comparison_verdict("A", "B", cmp)
+    assert lines[0].startswith("All 30 paired games were drawn with both A and B: every seat scored half a point")
+    assert not any("cannot be ruled out" in line or "often" in line for line in lines), lines
+
+
+def test_the_web_lobby_lists_it_and_the_terminal_plays_it_to_the_end(repo, tmp_path, cli):
+    from click.testing import CliRunner
+    from fastapi.testclient import TestClient
+
+    from boardlab.web.app import create_app
+
+    with TestClient(create_app(data_dir=tmp_path / "web", bot_delay=0)) as client:
+        games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+        assert games[GAME]["name"] == "Scaffold Probe" and games[FLAT]["max_players"] == 3
+        r = client.post("/api/matches", json={"game": GAME, "seats": [{"kind": "human"}, {"kind": "bot", "agent": "random"}]})
+        assert r.status_code == 201 and r.json()["match"]["game"] == GAME, r.text
+    save = tmp_path / "g.json"
+    r = CliRunner().invoke(cli, ["play", GAME, "--seed", "4", "--save", str(save)], input="1\n" * 40, catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "1. move 1" in r.stdout and "Game over" in r.stdout
+    assert json.loads(save.read_text())["over"] is True

@@ -232,3 +232,41 @@ def test_many_variants_with_draws_state_the_rule_and_keep_one_family(tmp_path):
     text = markdown_many(res)
     assert "counts as half a point for every seat" in text and "| wins | seat 0 win rate | 50.0% | 100.0% | +50.0 pts" in text
     assert forest_plot(res, tmp_path / "f.svg").read_text().startswith("<svg")
+
+
+# -- every other win rate: the run summary, the first player, the report, simulate ----------------------------
+
+
+def test_a_run_that_always_draws_gives_every_seat_its_fair_share_and_the_first_player_no_edge(tmp_path, capsys):
+    code, out, err = run(["playtest", "drawcoin", "--games", "30", "--jobs", "1", "--quiet", "--json",
+                          "--out", str(tmp_path / "r")], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [(r["rate"], r["wins"], r["draws"]) for r in doc["win_by_seat"]] == [(0.5, 0, 30), (0.5, 0, 30)]
+    assert all(r["rate"] == 0.5 for r in doc["win_by_role"].values())
+    fpa = doc["first_player_advantage"]
+    assert fpa["first_rate"] == 0.5 and fpa["advantage"] == 0.0  # counting a draw as no win would say -50 points
+    assert doc["balance"] == 1.0
+    assert doc["verdict"][0] == "All 30 games were drawn: nobody won, so every seat scores an even share."
+    from boardlab.playtest.report import markdown_summary
+
+    text = markdown_summary(RunDir(tmp_path / "r").read_manifest(), doc)
+    assert "| seat | win rate (a draw: an equal share) | 95% CI |" in text and "| 0 | 50" in text
+
+
+def test_often_drawn_seat_rates_add_up_to_one(tmp_path):
+    from boardlab.playtest.metrics import first_player_advantage, win_rates_by_seat
+
+    rows = rows_of(tmp_path, "r", games=100, draw=40, bias=100)
+    draws = sum(1 for r in rows if not r["winners"])
+    seats = win_rates_by_seat(rows, 2)
+    assert seats[0]["rate"] == pytest.approx((100 - draws + draws / 2) / 100) and seats[1]["rate"] == pytest.approx(draws / 2 / 100)
+    assert seats[0]["rate"] + seats[1]["rate"] == pytest.approx(1.0)
+    assert first_player_advantage(rows, 2)["advantage"] == pytest.approx(seats[0]["rate"] - 0.5)
+
+
+def test_simulate_says_how_it_counts_a_draw(capsys):
+    code, out, err = run(["simulate", "drawcoin", "--games", "10", "--jobs", "1"], capsys)
+    assert code == 0, err
+    out = " ".join(out.split())
+    assert "drawn 10 (a draw is no win in 'win %'; playtest, compare and arena count it as an equal share)" in out
