@@ -170,7 +170,7 @@ def write(page: str | Path, doc: dict[str, Any], command: str | None = None) -> 
         raise InvalidOptionError(f"findings page {page} does not exist (create it with a {BEGIN} ... {END} block)")
     text = page.read_text(encoding="utf-8")
     replace_block(text, "", str(page))  # check the markers before reading any run
-    runs = {r["folder"]: RunDir(r["folder"]).read_results() for r in doc["runs"]}
+    runs = {r["folder"]: [g for g in RunDir(r["folder"]).read_results() if g["index"] < r["games"]] for r in doc["runs"]}
     command = command or f"boardlab study {doc['study']} --findings {page.as_posix()}"
     page.write_text(replace_block(text, block(doc, runs, command), str(page)), encoding="utf-8")
     return page

@@ -657,7 +657,9 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
     run_cap = {spec: max(q_cap(q) for q in study.questions if spec in (q.run, q.base)) for spec in runs}
     for spec in runs:
         say(f"pilot: {min(pilot, run_cap[spec])} games of {spec.label()}")
-        data[spec] = _pilot(study, spec, min(pilot, run_cap[spec]), folders[spec], jobs)
+        first = min(pilot, run_cap[spec])
+        # the plan reads the pilot's games only, so a resumed (or repeated) study makes the plan a fresh one made
+        data[spec] = sorted((r for r in _pilot(study, spec, first, folders[spec], jobs) if r["index"] < first), key=lambda r: r["index"])
     alpha_plan = ALPHA / len(study.questions)
     need = {spec: len(data[spec]) for spec in runs}
     plan = []
@@ -672,7 +674,8 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
     for spec in runs:
         if need[spec] > len(data[spec]):
             say(f"playing {spec.label()} to {need[spec]} games")
-        data[spec] = _finish(study, spec, need[spec], folders[spec], jobs)
+        # a folder grown by an earlier, larger study keeps its games; this study answers with the ones it planned
+        data[spec] = [r for r in _finish(study, spec, need[spec], folders[spec], jobs) if r["index"] < need[spec]]
     answers = answer(study, data)
     doc = {"study": study.path, "title": study.title, "game": study.game, "seed": study.seed, "max_games": cap,
            "pilot_games": pilot, "alpha_plan": alpha_plan, "plan": plan,

@@ -100,6 +100,10 @@ def test_a_tiny_study_rewrites_its_findings_page_from_its_results(tmp_path, caps
         assert f"#### {r['label']}\n\n{len(games)} games," in inside
         for role, w in win_rates_by_role(games).items():
             assert f"| {role} | {100 * w['rate']:.1f}% | {100 * w['ci_low']:.1f}% - {100 * w['ci_high']:.1f}% |" in inside
+    # resumed in the same folder (its runs are finished, and hold the pilot's extra games): the same plan, the same bytes
+    code, _, err = run(["study", str(plan), "--out", str(tmp_path / "a"), "--jobs", "1", "--quiet", "--findings", str(page)], capsys)
+    assert code == 0, err
+    assert page.read_text() == text
     # the same study with the same seed, played again from scratch, writes the same bytes
     again = tmp_path / "again.md"
     again.write_text(PAGE)
@@ -107,6 +111,16 @@ def test_a_tiny_study_rewrites_its_findings_page_from_its_results(tmp_path, caps
                         "--findings", str(again)], capsys)
     assert code == 0, err
     assert again.read_text().replace(str(again), str(page)) == text
+    # a smaller study on folders an earlier, larger one grew answers with the games it planned: as a fresh one does
+    pages = []
+    for out in ("a", "c"):
+        small = tmp_path / f"small-{out}.md"
+        small.write_text(PAGE)
+        code, _, err = run(["study", str(plan), "--out", str(tmp_path / out), "--jobs", "1", "--quiet", "--max-games", "6",
+                            "--findings", str(small)], capsys)
+        assert code == 0, err
+        pages.append(small.read_text().replace(str(small), "PAGE"))
+    assert pages[0] == pages[1] and "\n6 games, agents" in pages[0] and "\n10 games, agents" not in pages[0]
 
 
 def test_a_page_without_its_markers_is_a_one_line_error_before_any_game(tmp_path, capsys):
