@@ -126,8 +126,30 @@
     $("pass-go").onclick = () => { $("pass").hidden = true; passing = false; seat = next; hello(); };
   }
 
+  /* Where the focus is, in terms that survive a redraw: a square of the board (the square of an
+     enlarged stack), or an action by its label. */
+  function focusKey(el) {
+    if (!el || el === document.body) return null;
+    if (stackBox.contains(el)) return stackCell ? { cell: stackCell } : null;
+    if (parts.boards.contains(el) && el.getAttribute("data-click")) return { cell: el.getAttribute("data-click") };
+    if ($("actions").contains(el) && el.classList.contains("action")) return { action: el.textContent };
+    return null;
+  }
+  function refocus(key) {
+    let el = null;
+    if (key.cell) el = cellEl(key.cell);
+    else if (key.action) el = [...$("actions").querySelectorAll(".action")].find(b => b.textContent === key.action) || null;
+    if (el && el.classList.contains("cell")) B.focusCell(el);
+    else if (el) el.focus({ preventScroll: true });
+  }
+
   function render() {
     const s = snap, m = s.match;
+    /* a redraw that is not a new decision for this seat (a bot's move, a reconnection, a new width)
+       leaves the focus where the user put it */
+    const wasTurn = document.body.dataset.turn, wasState = document.body.dataset.stateId;
+    const keep = focusKey(document.activeElement);
+    closeStack(false);
     document.title = `${m.game_name} · boardlab`;
     $("crumb").textContent = `${m.game_name} · ${m.variant} · ${m.players} players`;
     const who = $("who");
@@ -153,15 +175,21 @@
     /* after a move (ours, or the bots' answer to it) focus goes to the next decision: the first
        square that can be chosen, else the first action; never left on <body> */
     const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
-    if (myTurn() && (focusNext || (lost && lastFocusWasGame))) {
+    const decision = myTurn() && (focusNext || wasTurn !== "mine" || wasState !== String(s.state_id));
+    if (decision && (focusNext || (lost && lastFocusWasGame))) {
       focusNext = false;
       const target = document.querySelector(".table .cell.can-click[role=button]") || $("actions").querySelector(".action");
-      if (target) target.focus({ preventScroll: true });
+      if (target && target.classList.contains("cell")) B.focusCell(target);
+      else if (target) target.focus({ preventScroll: true });
     } else if (s.over && (focusNext || (lost && lastFocusWasGame))) {
       focusNext = false;
       const go = $("gameover").querySelector("a, button");
       if (go) go.focus({ preventScroll: true });
-    }
+    } else if (keep && lost) refocus(keep);
+    /* on a phone a big board is zoomed in a box that scrolls: a new decision brings its squares into
+       the box, and the end brings the squares that decided it (the scene's marked squares) */
+    if (decision) B.bringIntoBox([...document.querySelectorAll("#boards .cell.can-click, #boards .item.can-click")]);
+    else if (s.over && wasTurn !== "over") B.bringIntoBox([...document.querySelectorAll("#boards .cell.marked")]);
   }
   let lastFocusWasGame = false;
   document.addEventListener("focusin", ev => { lastFocusWasGame = !!(ev.target.closest && ev.target.closest(".game-layout")); });
@@ -254,26 +282,87 @@
     return (name ? name + ": " : "") + "can't use this now, because " + why + ".";
   }
 
+  /* ---- a stack, enlarged ------------------------------------------------------------------------
+     Several pieces on one square are drawn small (they share it). A tap on such a square (or Enter on
+     it) opens the stack enlarged beside it: every piece large, with its name and badge, as a button
+     of at least 44 px; the ones that can be picked now are marked and pick the piece. Esc, the close
+     button or a tap elsewhere closes it, and focus goes back to the square. */
+  const stackBox = h("div", { id: "stack", class: "stack-view", role: "dialog", hidden: true });
+  $("chooser").after(stackBox);
+  let stackPick = false, stackCell = null;
+  function itemsOn(cell) { return [...document.querySelectorAll("#boards .item[data-cell]")].filter(e => e.dataset.cell === cell); }
+  function cellEl(cell) { return [...document.querySelectorAll("#boards .cell[data-click]")].find(e => e.dataset.click === cell) || null; }
+  function closeStack(refocus) {
+    if (stackBox.hidden) return;
+    stackBox.hidden = true;
+    stackBox.replaceChildren();
+    const c = stackCell && cellEl(stackCell);
+    stackCell = null;
+    if (refocus && c) B.focusCell(c);
+  }
+  function placeStack() {
+    const c = stackCell && cellEl(stackCell);
+    if (stackBox.hidden || !c) return;
+    const r = c.getBoundingClientRect(), w = stackBox.offsetWidth, hgt = stackBox.offsetHeight, m = 8;
+    let top = r.bottom + 6;
+    if (top + hgt > innerHeight - m) top = r.top - 6 - hgt;  /* above the square when there is no room below */
+    top = Math.max(m, Math.min(top, innerHeight - hgt - m));
+    const left = Math.max(m, Math.min(r.left + r.width / 2 - w / 2, document.documentElement.clientWidth - w - m));
+    stackBox.style.top = top.toFixed(0) + "px";
+    stackBox.style.left = left.toFixed(0) + "px";
+  }
+  function openStack(cell, els, next) {
+    const c = cellEl(cell), sq = c ? c.dataset.square || "" : "";
+    const head = h("div", { class: "stack-head" }, h("strong", { class: "stack-title", text: (sq ? sq + ": " : "") + els.length + " pieces here" }),
+      h("button", { class: "btn ghost stack-close", type: "button", "aria-label": "Close", onclick: () => closeStack(true) }, "✕"));
+    const list = h("div", { class: "stack-list" });
+    for (const e of els) {
+      const can = next.has(e.dataset.click), name = e.dataset.name || "a piece";
+      const btn = h("button", { class: "stack-piece" + (can ? " can-click" : ""), type: "button", "aria-label": name + (can ? ", can be chosen" : "") },
+        B.itemIcon(snap.scene, e._item || {}, 56), h("span", { class: "stack-name", text: name }));
+      btn.addEventListener("click", () => {
+        const back = cellEl(stackCell);
+        closeStack(false);
+        stackPick = true;
+        try { e.dispatchEvent(new MouseEvent("click", { bubbles: true })); } finally { stackPick = false; }
+        if (back && back.isConnected && !focusNext) B.focusCell(back);
+      });
+      list.appendChild(btn);
+    }
+    stackBox.setAttribute("aria-label", (sq ? sq + ": " : "") + els.length + " pieces");
+    stackBox.replaceChildren(head, list);
+    if (next.size && els.some(e => next.has(e.dataset.click))) stackBox.appendChild(h("p", { class: "stack-hint", text: "Pick the piece to use." }));
+    stackCell = cell;
+    stackBox.hidden = false;
+    placeStack();
+    (list.querySelector(".can-click") || list.querySelector("button")).focus({ preventScroll: true });
+  }
+  window.addEventListener("scroll", placeStack, true);
+  document.addEventListener("pointerdown", ev => { if (!stackBox.hidden && !stackBox.contains(ev.target)) closeStack(false); }, true);
+
   function onBoardClick(ev) {
     let ids = B.clickIds(ev);
     if (!ids.length) return;
-    if (!clicker || !myTurn()) { explain(whyNot(ids, ev)); return; }
-    /* a tap on a square picks the piece on it (small stacked pieces need not be hit exactly);
-       with several pieces there that can be picked, ask which */
-    const next = clicker.next();
-    if (!ids.some(i => next.has(i))) {
-      const cell = ids.find(i => !i.startsWith("item:") && !i.startsWith("card:"));
-      const on = cell ? [...document.querySelectorAll(".item[data-cell]")].filter(e => e.dataset.cell === cell && next.has(e.dataset.click)) : [];
+    const cell = ids.find(i => !i.startsWith("item:") && !i.startsWith("card:"));
+    const fromStack = stackPick, stack = cell && !fromStack ? itemsOn(cell) : [];
+    if (!clicker || !myTurn()) {
+      if (stack.length > 1) { openStack(cell, stack, new Set()); return; }  /* to read it */
+      explain(whyNot(ids, ev)); return;
+    }
+    let next = clicker.next();
+    /* a stack opens enlarged, unless its square is the choice itself, or a mouse hit a piece that can
+       be picked right on it */
+    const exact = ev.pointerType === "mouse" && ids[0].startsWith("item:") && next.has(ids[0]);
+    if (stack.length > 1 && !next.has(cell) && !exact) {
+      if (clicker.picked.length && !stack.some(e => next.has(e.dataset.click))) { clicker.reset(); paint(); next = clicker.next(); }
+      explain("");
+      openStack(cell, stack, next);
+      return;
+    }
+    /* a tap on a square picks the one piece on it that can be picked (small pieces need not be hit exactly) */
+    if (!fromStack && !ids.some(i => next.has(i))) {
+      const on = cell ? itemsOn(cell).filter(e => next.has(e.dataset.click)) : [];
       if (on.length === 1) ids = [on[0].dataset.click];
-      else if (on.length > 1) {
-        const ch = $("chooser");
-        ch.replaceChildren(h("span", { class: "chooser-title", text: "Which piece?" }));
-        for (const e of on) ch.appendChild(h("button", { class: "btn", type: "button", onclick: () => { ch.hidden = true; e.dispatchEvent(new MouseEvent("click", { bubbles: true })); } }, e.dataset.name || e.dataset.click));
-        ch.appendChild(h("button", { class: "btn ghost", type: "button", onclick: () => { ch.hidden = true; } }, "Cancel"));
-        ch.hidden = false;
-        ch.querySelector("button").focus();
-        return;
-      }
     }
     const r = clicker.click(ids);
     explain(r.reset ? whyNot(ids, ev) : "");
@@ -314,7 +403,10 @@
   $("rules-btn").addEventListener("click", openRules);
   $("drawer-close").addEventListener("click", () => { $("drawer").hidden = true; });
   document.addEventListener("keydown", ev => {
-    if (ev.key === "Escape") { if (clicker) { clicker.reset(); paint(); } $("chooser").hidden = true; $("drawer").hidden = true; explain(""); }
+    if (ev.key === "Escape") {
+      if (!stackBox.hidden) { closeStack(true); return; }  /* first Esc: the enlarged stack only */
+      if (clicker) { clicker.reset(); paint(); } $("chooser").hidden = true; $("drawer").hidden = true; explain("");
+    }
   });
   /* a new width redraws the boards at the new scale (text sizes and zoom depend on it) */
   let lastWidth = window.innerWidth, resizeTimer = null;

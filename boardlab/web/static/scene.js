@@ -69,6 +69,23 @@
     return out;
   }
 
+  /* Slots in a box (x0, y0, w, h): the grid of rows and columns that gives the largest pieces, at most
+     `rmax` in radius. Used under a square's label, so that pieces never cover it. */
+  function slotsIn(n, x0, y0, w, h, rmax) {
+    let best = null;
+    for (let rows = 1; rows <= n; rows++) {
+      const cols = Math.ceil(n / rows), r = Math.min(rmax, Math.min(w / cols, h / rows) / 2 * 0.92);
+      if (!best || r > best.r) best = { rows, cols, r };
+    }
+    const out = [], { rows, cols, r } = best, cw = w / cols, rh = h / rows;
+    for (let i = 0; i < n; i++) {
+      const row = Math.floor(i / cols), inRow = row === rows - 1 ? n - row * cols : cols;
+      const col = i % cols, off = (cols - inRow) * cw / 2;
+      out.push([x0 + off + cw * (col + 0.5), y0 + rh * (row + 0.5), r]);
+    }
+    return out;
+  }
+
   /* A face-down item is unknown when it carries no text or "?"; otherwise the seat knows it
      (its own secret, a token it has seen) and it is drawn as known, marked as face down. */
   function knownFaceDown(it) { return !!it.face_down && it.text != null && String(it.text) !== "" && String(it.text) !== "?"; }
@@ -139,6 +156,7 @@
     const name = it.title || (down ? (known ? it.text + " (face down)" : "face-down, unknown") : it.text);
     title(g, name);
     g.dataset.name = name || "";
+    g._item = it;  /* the scene's item, for the enlarged view of a stack (game.js) */
     return g;
   }
 
@@ -226,7 +244,9 @@
     for (const [k, list] of groups) {
       const [x, y] = k.split(",").map(Number);
       const cx = ox + x * CELL + CELL / 2, cy = oy + y * CELL + CELL / 2;
-      const sl = slots(list.length, cx, cy, CELL);
+      const lab = (byPos.get(k) || {}).label, band = lab ? 4 + lfs * 1.15 : 0;
+      const sl = lab ? slotsIn(list.length, ox + x * CELL + 3, oy + y * CELL + band, CELL - 6, CELL - band - 3, CELL * 0.34)
+        : slots(list.length, cx, cy, CELL);
       const c2 = list.length > 1 ? Object.assign({}, ctx, { stacked: true }) : ctx;
       const els = list.map((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${x},${y}`, c2));
       const cell = cellEls.get(k);
@@ -387,6 +407,22 @@
     return box;
   }
 
+  /* A piece drawn large (`px` across, text at least 11.5 px, its badge shown), for the enlarged view
+     of a stack of small pieces. */
+  function itemIcon(scene, it, px) {
+    const icon = svg("svg", { viewBox: "-6 -8 56 56", width: px, height: px, class: "stack-icon", "aria-hidden": "true" });
+    const ctx = { u: 11.5 * 56 / px, uid: "st" + (++uidSeq), sides: sidesOf(scene || {}) };
+    sideDefs(svg("defs", null, icon), ctx.uid);
+    drawItem(icon, Object.assign({}, it, { id: null }), 22, 22, 18, null, ctx);
+    return icon;
+  }
+  /* focus a square (or space) and make it its board's one tab stop */
+  function focusCell(el) {
+    const b = el && el.closest("svg.board");
+    if (b) setRoving(b, el);
+    if (el) el.focus({ preventScroll: true });
+  }
+
   /* ---- fitting a board to the screen ------------------------------------
      A board is scaled to its box; when its squares would be smaller than a finger (34 px) it is
      zoomed instead (drawn at that size in a box that scrolls), and its text is redrawn so that it
@@ -438,6 +474,30 @@
     return el;
   }
 
+  /* A square's or space's label must stay inside it (a longer label ran into the next square and was
+     cut off there: "TOWE" on a phone). Measured once the board is on the page: too wide, the label is
+     drawn lighter, then condensed (down to 65%), then shortened with "…" (its full text stays in the
+     square's title and accessible name); never below the minimum text size. */
+  function fitLabels(svgEl) {
+    for (const t of svgEl.querySelectorAll(".cell-label, .node-label:not(.node-tag)")) {
+      const bg = t.closest(".cell") && t.closest(".cell").querySelector(".bg");
+      if (!bg || !t.getComputedTextLength) continue;
+      const bb = bg.getBBox(), node = t.classList.contains("node-label");
+      const avail = node ? bb.width - 4 : bb.x + bb.width - Number(t.getAttribute("x")) - 3;
+      if (avail <= 0 || t.getComputedTextLength() <= avail) continue;
+      t.classList.add("tight");
+      let len = t.getComputedTextLength();
+      if (len <= avail) continue;
+      const full = t.textContent;
+      for (let n = full.length - 1; len * 0.65 > avail && n >= 1; n--) {
+        t.textContent = full.slice(0, n).trimEnd() + "…";
+        len = t.getComputedTextLength();
+      }
+      if (len > avail) { t.setAttribute("textLength", avail.toFixed(1)); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+    }
+  }
+  function fitted(el, b, sides) { el = fitBoard(el, b, sides); fitLabels(el); return el; }
+
   /* the layout around a board changes after it is drawn (panels, the action list, a scroll bar):
      a board whose drawn size changes is fitted again */
   const watched = new Map();
@@ -452,7 +512,11 @@
       if (el.parentNode && el.parentNode.classList.contains("zoomed")) continue;
       requestAnimationFrame(() => {
         if (!el.isConnected) return;
-        watch(fitBoard(el, rec.b, rec.sides), rec.b, rec.sides);
+        /* the board is drawn anew: a square that had the focus keeps it */
+        const had = el.contains(document.activeElement) ? document.activeElement.getAttribute("data-click") : null;
+        const el2 = fitted(el, rec.b, rec.sides);
+        watch(el2, rec.b, rec.sides);
+        if (had && el2 !== el) focusCell([...el2.querySelectorAll(".cell[data-click]")].find(c => c.getAttribute("data-click") === had));
         if (window.Boardlab.afterRefit) window.Boardlab.afterRefit();  /* the page repaints what can be clicked */
       });
     }
@@ -461,6 +525,27 @@
     if (!observer) return;
     watched.set(el, { b, sides, w: 0 });
     observer.observe(el);
+  }
+
+  /* Scroll each zoomed board's box (never the page) so that these squares are in it: all of them when
+     they fit, else the first; nothing moves when they are already in view. */
+  function bringIntoBox(els) {
+    const byWrap = new Map();
+    for (const el of els) {
+      const w = el.closest(".board-wrap.zoomed");
+      if (w) { if (!byWrap.has(w)) byWrap.set(w, []); byWrap.get(w).push(el.getBoundingClientRect()); }
+    }
+    for (const [w, rects] of byWrap) {
+      const box = w.getBoundingClientRect(), cw = w.clientWidth, ch = w.clientHeight;
+      const x0 = box.left + w.clientLeft, y0 = box.top + w.clientTop;
+      const seen = rects.some(r => r.left >= x0 - 1 && r.right <= x0 + cw + 1 && r.top >= y0 - 1 && r.bottom <= y0 + ch + 1);
+      if (seen) continue;
+      let l = Math.min(...rects.map(r => r.left)), t = Math.min(...rects.map(r => r.top));
+      let rr = Math.max(...rects.map(r => r.right)), bb = Math.max(...rects.map(r => r.bottom));
+      if (rr - l > cw || bb - t > ch) { l = rects[0].left; t = rects[0].top; rr = rects[0].right; bb = rects[0].bottom; }
+      w.scrollLeft += (l + rr) / 2 - (x0 + cw / 2);
+      w.scrollTop += (t + bb) / 2 - (y0 + ch / 2);
+    }
   }
 
   /* ---- keyboard: a roving focus over each board's cells ----------------- */
@@ -473,7 +558,7 @@
       const cells = focusables(b);
       if (!cells.length) return;
       const cur = cells.find(c => c.getAttribute("tabindex") === "0");
-      setRoving(b, b.querySelector(".cell.can-click[role=button]") || cur || cells[0]);
+      setRoving(b, cells.find(c => c === document.activeElement) || b.querySelector(".cell.can-click[role=button]") || cur || cells[0]);
     });
   }
   function neighbour(el, key) {
@@ -519,6 +604,12 @@
     if (parts.prompt) { parts.prompt.textContent = scene.prompt || ""; parts.prompt.hidden = !scene.prompt; }
     if (parts.hint) { parts.hint.textContent = scene.hint || ""; parts.hint.hidden = !scene.hint; }
     const sides = sidesOf(scene);
+    /* a zoomed board keeps the part the player scrolled to when it is drawn anew (a bot's move) */
+    const scrolled = new Map();
+    if (parts.boards) for (const w of parts.boards.querySelectorAll(".board-wrap.zoomed")) {
+      const b = w.querySelector("svg.board");
+      if (b) scrolled.set(b.dataset.board, [w.scrollLeft, w.scrollTop]);
+    }
     if (parts.boards) {
       parts.boards.replaceChildren();
       const boards = scene.boards || [];
@@ -544,7 +635,11 @@
     }
     if (parts.boards) {  /* last: the scale of a board depends on everything around it */
       const boards = scene.boards || [];
-      [...parts.boards.querySelectorAll("svg.board:not(.placeholder-board)")].forEach((el, i) => { if (boards[i]) watch(fitBoard(el, boards[i], sides), boards[i], sides); });
+      [...parts.boards.querySelectorAll("svg.board:not(.placeholder-board)")].forEach((el, i) => { if (boards[i]) watch(fitted(el, boards[i], sides), boards[i], sides); });
+      for (const w of parts.boards.querySelectorAll(".board-wrap.zoomed")) {
+        const b = w.querySelector("svg.board"), at = b && scrolled.get(b.dataset.board);
+        if (at) { w.scrollLeft = at[0]; w.scrollTop = at[1]; }
+      }
     }
   }
 
@@ -619,5 +714,5 @@
     list.scrollTop = list.scrollHeight;
   }
 
-  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h, logItems, initRoving, knownFaceDown });
+  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h, logItems, initRoving, knownFaceDown, itemIcon, focusCell, bringIntoBox });
 })();
