@@ -24,7 +24,7 @@ def test_scene_board_items_panels_and_targets():
     white, black = scene["panels"]
     assert [c["name"] for c in white["cards"]] == ["Shield Bearers", "Teachings of Tor"]
     assert all(c.get("face_down") for c in black["cards"])
-    assert any("L 2/2" in r[1] for r in white["rows"] if r[0] == "General skill")
+    assert any("Lorin 2/2" in r[1] for r in white["rows"] if r[0].startswith("General skill"))
     by_action = {legal[t["action"]]: t["clicks"] for t in scene["targets"]}
     assert by_action[mv("e2", "e4")] == ["main:4,6", "main:4,4"]
     play = ("play", "Shield Bearers", at(st, "e1").id, 12)

@@ -107,7 +107,7 @@ def test_end_of_the_turn_draw_then_unfavorable_war_then_snow():
     st.apply(("end",))
     assert [e["text"] for e in st.events(1)[n:]] == [
         "White draws a card.",
-        "The white General permanently loses a L skill point.",
+        "The white General permanently loses one Lorin skill point.",
         "A Snow token is removed from Unseasonable Weather: 1 left.",
     ]
     assert at(st, "e1").maxs == [0, 0, 1, 0, 0] and st.strategies[1][3] == 1 and st.current_seat() == 1

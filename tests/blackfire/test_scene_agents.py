@@ -29,7 +29,7 @@ def test_scene_draws_walls_exits_tokens_and_pieces():
     assert {"x": 1, "y": 4, "side": "E", "color": "#1d1a17"} in board["walls"]
     cells = {(c["x"], c["y"]): c for c in board["cells"]}
     assert cells[(8, 7)]["blocked"]
-    assert cells[(10, 8)].get("highlight") and "OPEN" in cells[(10, 8)]["title"]
+    assert cells[(10, 8)].get("highlight") and "(open: " in cells[(10, 8)]["title"]
     assert not cells[(0, 8)].get("highlight")
     items = {it["id"]: it for it in board["items"]}
     assert items["token-6-6"]["face_down"] and "death" not in json.dumps(items["token-6-6"])
@@ -93,3 +93,15 @@ def test_heuristic_displaces_the_enemy_archer_into_a_contest_it_favours():
     assert action[0] == "displace" and action[1] == UNITS["RA"]
     castle = st.game.castle
     assert castle.dist[action[2]][sq(st, 6, 2)] <= 2
+
+
+def test_secret_placements_show_their_progress_to_every_seat():
+    """Issue 32 (an all-bot web match looked stalled): a placed token is hidden from the other seat
+    and from spectators, so the status line counts each seat's placements for everyone."""
+    game = make("blackfire")
+    st = game.new_state(3)
+    before = game.scene(st.view(None))["status"]
+    st.apply(st.legal_actions()[0])
+    for seat in (None, 0, 1):
+        status = game.scene(st.view(seat))["status"]
+        assert status != before and "face-down tokens placed: Player 1 1/4, Player 2 0/4" in status, status

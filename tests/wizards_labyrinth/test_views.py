@@ -89,8 +89,8 @@ def test_private_events_stay_private():
     s.apply(("play", "Skeleton"))
     s.apply(("place", 10, "m2"))
     hero_log = json.dumps(s.events(1))
-    assert "m2" not in hero_log and "Skeleton" in hero_log
-    assert "m2" in json.dumps(s.events(0))
+    assert "level 2 monster" not in hero_log and "Skeleton" in hero_log
+    assert "You place a level 2 monster on " in json.dumps(s.events(0))
 
 
 def test_scene_shows_wizard_hand_only_to_wizard_and_has_targets():

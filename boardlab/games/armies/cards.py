@@ -27,7 +27,7 @@ from __future__ import annotations
 from boardlab.engine import Prompt
 
 from . import board as B
-from .content import DOMAINS
+from .content import DOMAIN_NAMES, DOMAINS, skill_words
 
 # ``st: "ArmiesState"`` and ``"Army"`` name, without importing them, the position (game.py) and the
 # army record (rules.py): the rules import this module, so it imports neither.
@@ -127,7 +127,7 @@ def _pay_one(st: "ArmiesState", data: dict, army_id: int, dom: str) -> None:
     d = DOMAINS.index(dom)
     a = st.armies[army_id]
     a.skill[d] -= 1
-    st.emit(f"{SEATS[a.seat].capitalize()} pays 1 {dom} from the {B.PIECE_NAMES[a.kind]} on {B.square_name(a.sq)}.",
+    st.emit(f"{SEATS[a.seat].capitalize()} pays 1 {DOMAIN_NAMES[dom]} from the {B.PIECE_NAMES[a.kind]} on {B.square_name(a.sq)}.",
             {"seat": a.seat, "sq": a.sq, "domain": dom})
     data["need"] = _step(data["need"], d)
     if army_id == data["primary"]:
@@ -421,7 +421,7 @@ def answer_prompt(st: "ArmiesState", action: tuple) -> None:
         for ch in action[1]:
             g.maxs[DOMAINS.index(ch)] += 1
         g.skill = list(g.maxs)
-        st.emit(f"{SEATS[seat].capitalize()} gives the General {action[1]}.", {"seat": seat, "skills": action[1]})
+        st.emit(f"{SEATS[seat].capitalize()} gives the General its skill points: {skill_words(action[1])}.", {"seat": seat, "skills": action[1]})
         return
     raise AssertionError(k)  # pragma: no cover
 

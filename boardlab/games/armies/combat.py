@@ -14,7 +14,7 @@ from __future__ import annotations
 from boardlab.engine import Prompt
 
 from . import board as B
-from .content import DOMAINS
+from .content import DOMAIN_NAMES, DOMAINS
 
 # ``"Army"`` names, without importing it, the army record (rules.py): the rules import this module,
 # so it does not import them.
@@ -151,5 +151,5 @@ class CombatMixin:
     def _reduce_general(self, g: "Army", d: int) -> None:
         g.maxs[d] -= 1
         g.skill[d] = min(g.skill[d], g.maxs[d])
-        self.emit(f"The {SEATS[g.seat]} General permanently loses a {DOMAINS[d]} skill point.",
+        self.emit(f"The {SEATS[g.seat]} General permanently loses one {DOMAIN_NAMES[DOMAINS[d]]} skill point.",
                   {"seat": g.seat, "domain": DOMAINS[d]})

@@ -60,6 +60,33 @@ def cost_text(cost: tuple[int, ...]) -> str:
     return (str(cost[0]) if cost[0] else "") + "".join(d * cost[i + 1] for i, d in enumerate(DOMAINS))
 
 
+def skill_words(combo: str) -> str:
+    """A General's three starting skill points in words (issue 32: no letter codes such as ``GGL``).
+
+    >>> skill_words("GGT"), skill_words("TTT"), skill_words("GEL")
+    ('2 Gnar + 1 Tor', 'all 3 in Tor', '1 each in Gnar, Ethyr, Lorin')
+    """
+    doms = sorted(set(combo), key=combo.index)
+    if len(doms) == 1:
+        return f"all {len(combo)} in {DOMAIN_NAMES[doms[0]]}"
+    if len(doms) == 2 and len(combo) == 3:
+        two = max(doms, key=combo.count)
+        one = doms[1] if two == doms[0] else doms[0]
+        return f"2 {DOMAIN_NAMES[two]} + 1 {DOMAIN_NAMES[one]}"
+    if all(combo.count(d) == 1 for d in doms):
+        return "1 each in " + ", ".join(DOMAIN_NAMES[d] for d in doms)
+    return " + ".join(f"{combo.count(d)} {DOMAIN_NAMES[d]}" for d in doms)
+
+
+#: A run of domain letters standing alone in a card's printed text ("E + Sacrifice...", "T: This army...").
+_LETTERS = re.compile(r"(?<![\w'])([GELTS]+)(?![\w'])")
+
+
+def plain_card_text(text: str) -> str:
+    """A card's printed text with its skill-letter costs spelled out: ``"E + Sacrifice"`` -> ``"1 Ethyr + Sacrifice"``."""
+    return _LETTERS.sub(lambda m: " + ".join(f"{m.group(1).count(d)} {DOMAIN_NAMES[d]}" for d in DOMAINS if d in m.group(1)), text)
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """One card of the table (immutable; states hold card *names*)."""

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 from boardlab.engine.scene import chess_axes, status_line
 
 from . import board as B
-from .content import DOMAINS, cost_text
+from .content import DOMAINS, cost_text, plain_card_text
 from .view import SEATS
 
 GLYPHS = {
@@ -35,9 +35,16 @@ def _cell(sq: int) -> str:
     return f"main:{x},{y}"
 
 
+#: What an army's skill is, said once where the panels show it (issue 32: "green" alone told a newcomer nothing).
+NO_SKILL = "none yet (a \"green\" army: no skill in any domain)"
+
+
 def _skill_text(skill, maxs) -> str:
-    parts = [f"{d} {skill[i]}/{maxs[i]}" for i, d in enumerate(DOMAINS) if maxs[i] or skill[i]]
-    return ", ".join(parts) if parts else "green"
+    """An army's skill by domain, now/max: ``"Gnar 1/2, Tor 1/1"`` (never the domain letters)."""
+    from .content import DOMAIN_NAMES
+
+    parts = [f"{DOMAIN_NAMES[d]} {skill[i]}/{maxs[i]}" for i, d in enumerate(DOMAINS) if maxs[i] or skill[i]]
+    return ", ".join(parts) if parts else NO_SKILL
 
 
 WINDOW_WORDS = {"attack": "when one of your pieces is attacked", "after_dice": "after the dice of an attack on you",
@@ -51,6 +58,11 @@ def _names(text: str) -> str:
     cost = parse_cost(text)
     parts = ([f"{cost[0]} any"] if cost[0] else []) + [f"{n} {DOMAIN_NAMES[d]}" for d, n in zip(DOMAINS, cost[1:]) if n]
     return " + ".join(parts) or "nothing"
+
+
+def _lower_first(text: str) -> str:
+    """``"Dice are rolled: play Hold the Line"`` -> ``"dice are rolled: play Hold the Line"`` (card names keep their capitals)."""
+    return text[:1].lower() + text[1:]
 
 
 def _held(pool: list[int]) -> str:
@@ -68,9 +80,9 @@ def card_reason(game, s: dict[str, Any], seat: int, name: str) -> str:
         if p["kind"] in ("card_window", "attack_window", "after_dice"):
             window = {"card_window": "card", "attack_window": "attack", "after_dice": "after_dice"}[p["kind"]]
             if c.type != "technique" or window not in c.windows:
-                return f"only a technique that answers {WINDOW_WORDS[window].replace('when ', '')} can be played now"
+                return f"only a technique played {WINDOW_WORDS[window]} can be played now"
             return "no legal target for it in this response (see the card's text)"
-        return "finish the current decision first: " + PROMPTS.get(p["kind"], p["kind"]).lower()
+        return "finish the current decision first: " + _lower_first(PROMPTS.get(p["kind"], "the choice in the list"))
     if c.type == "technique" and "own" not in c.windows:
         return "a technique played only in response, " + " or ".join(WINDOW_WORDS[w] for w in c.windows)
     if (c.major or c.type == "strategy") and s["major_used"]:
@@ -132,13 +144,13 @@ def why_not_map(game, view: dict[str, Any], actions: Sequence[tuple], hand_ids: 
     for a in s["armies"]:
         click = _cell(a["sq"])
         if click not in used:
-            out[click] = (("finish the current decision first: " + PROMPTS.get(p["kind"], p["kind"]).lower())
+            out[click] = (("finish the current decision first: " + _lower_first(PROMPTS.get(p["kind"], "the choice in the list")))
                           if p is not None and a["seat"] == seat else _piece_reason(game, s, seat, a, side))
     occupied = {a["sq"] for a in s["armies"]}
     for sq in range(64):
         click = _cell(sq)
         if sq not in occupied and click not in used:
-            out[click] = ("finish the current decision first: " + PROMPTS.get(p["kind"], p["kind"]).lower() if p is not None
+            out[click] = ("finish the current decision first: " + _lower_first(PROMPTS.get(p["kind"], "the choice in the list")) if p is not None
                           else "none of your pieces can move there now" if s["phase"] == "opp1"
                           else "you already moved this turn (rest an army, play a card or end the turn)")
     hint = ""
@@ -195,7 +207,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         if a["offense"] or a["defense"]:
             title.append(f"offense {a['offense']} / defense {a['defense']}")
         if any(a["max"]):
-            title.append("skill " + _skill_text(a["skill"], a["max"]))
+            title.append("skill (now/max) " + _skill_text(a["skill"], a["max"]))
         if a["leader"]:
             title.append(f"leader: {a['leader']} ({'spent' if a['spent'] else 'ready'})"
                          + (f", {a['hope']} Hope" if a["hope"] else ""))
@@ -212,7 +224,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
     panels = []
     for p in (0, 1):
         g = next((a for a in s["armies"] if a["kind"] == "K" and a["seat"] == p), None)
-        rows = [["General skill", _skill_text(g["skill"], g["max"]) if g else "-"],
+        rows = [["General skill (now/max; pays card costs)", _skill_text(g["skill"], g["max"]) if g else "-"],
                 ["Hand", str(s["hand_sizes"][p])], ["Deck", str(s["deck_sizes"][p])],
                 ["Discard", str(len(s["discards"][p]))]]
         if s["deck_names"][p]:
@@ -232,7 +244,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         if seat == p and s["hand"] is not None:
             for i, n in enumerate(s["hand"]):
                 c = game.cards[n]
-                cards.append({"id": f"h{i}", "name": n, "text": f"{c.line}, {cost_text(c.cost) or 'free'}: {c.text}"})
+                cards.append({"id": f"h{i}", "name": n, "text": f"{c.line}, costs {_names(cost_text(c.cost)) if sum(c.cost) else 'nothing'}: {plain_card_text(c.text)}"})
         else:
             known = list(s["revealed"][p])
             for i in range(s["hand_sizes"][p]):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import board as B
-from .content import DOMAIN_NAMES, cost_text
+from .content import DOMAIN_NAMES, cost_text, skill_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import ArmiesRules
@@ -80,8 +80,8 @@ def describe(st: "ArmiesRules", action: tuple) -> str:
         return f"play strategy {action[1]}"
     if k == "ability":
         if action[2] == "blood_sacrifice":
-            return f"Blood Cultist ({_army_label(st, action[1])}): pay E, sacrifice the leader of {_army_label(st, action[3])}"
-        return f"Unyielding Offense ({_army_label(st, action[1])}): pay T, +1 offense"
+            return f"Blood Cultist ({_army_label(st, action[1])}): pay 1 Ethyr, sacrifice the leader of {_army_label(st, action[3])}"
+        return f"Unyielding Offense ({_army_label(st, action[1])}): pay 1 Tor, +1 offense"
     if k == "volley":
         return f"Longbow volley from {_army_label(st, action[1])} at {B.square_name(action[2])}"
     if k == "calm":
@@ -109,19 +109,11 @@ def describe(st: "ArmiesRules", action: tuple) -> str:
     if k == "stop":
         return "cavalry stops"
     if k == "lose":
-        return f"the General loses a {DOMAIN_NAMES[action[1]]} point"
+        return f"the General loses one {DOMAIN_NAMES[action[1]]} skill point"
     if k == "discard":
         return f"discard {action[1]}"
     if k == "skills":  # grouped: all three in one domain, two and one, or three different
-        combo = action[1]
-        doms = sorted(set(combo), key=combo.index)
-        if len(doms) == 1:
-            return f"General skill: all 3 in {DOMAIN_NAMES[doms[0]]}"
-        if len(doms) == 2:
-            two = max(doms, key=combo.count)
-            one = doms[1] if two == doms[0] else doms[0]
-            return f"General skill: 2 {DOMAIN_NAMES[two]} + 1 {DOMAIN_NAMES[one]}"
-        return "General skill: 1 each in " + ", ".join(DOMAIN_NAMES[c] for c in doms)
+        return "General skill: " + skill_words(action[1])
     return " ".join(str(x) for x in action)
 
 

@@ -39,6 +39,14 @@ PROMPTS = {
 }
 
 
+def _placing(game, st: dict[str, Any], names: list[str]) -> str:
+    """How far the secret token placement is, for every seat: the tokens go down face down where only
+    their owner sees them, so without the counts a watcher saw a board that did not change (issue 32)."""
+    per = game.opt["tokens_per_player"]
+    done = st.get("placements") or []
+    return " - face-down tokens placed: " + ", ".join(f"{names[s]} {n}/{per}" for s, n in enumerate(done))
+
+
 def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
     castle = game.castle
     st = view["state"]
@@ -68,7 +76,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
             n = "ABCD".index(ch) + 1
             cell["label"] = f"E{n}"
             is_open = open_exit == n
-            cell["title"] = f"{castle.label(i)}: exit #{n}" + (" - OPEN" if is_open else " (closed)")
+            cell["title"] = f"{castle.label(i)}: exit #{n}" + (" (open: carry the Orb out here)" if is_open else " (closed)")
             if is_open:
                 cell["fill"] = "#3fa9f5"
                 cell["highlight"] = True
@@ -174,7 +182,8 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         ask = "Pick a piece, then a square (stance change and End turn are in the action list)"
     return {
         "title": "Blackfire",
-        "status": status_line(view, names) + (f" - turn {view.get('turn')}" if st["phase"] == "play" and not view.get("over") else ""),
+        "status": status_line(view, names) + (f" - turn {view.get('turn')}" if st["phase"] == "play" and not view.get("over") else "")
+        + (_placing(game, st, names) if st["phase"] == "place" and not view.get("over") else ""),
         "prompt": ask if actions else "",
         "boards": [{"id": "main", "kind": "grid", "cols": w, "rows": castle.height, **chess_axes(w, castle.height), "cells": cells, "walls": walls, "items": items}],
         "panels": panels,

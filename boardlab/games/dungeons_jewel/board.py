@@ -18,6 +18,8 @@ A 7x7 board (``S`` = a start corner, ``D`` = the dragon and the jewel)::
 from __future__ import annotations
 
 SIDES = ("N", "E", "S", "W")
+#: The sides in words, for labels and the log (issue 32: a bare "E" is a code to a newcomer).
+SIDE_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 _DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 OPPOSITE_SIDE = (2, 3, 0, 1)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from boardlab.engine import Prompt, Results, State, win_results
 
-from .board import OPPOSITE_SIDE, SIDES
+from .board import OPPOSITE_SIDE, SIDE_NAMES, SIDES
 
 #: ``known`` bit meaning "face up": every seat knows the token.
 FACE_UP = 1 << 8
@@ -412,7 +412,8 @@ class DungeonRules(State):
             self.walls[j] |= 1 << OPPOSITE_SIDE[d]
             self.facing[cell] = d
         if g.record_events:
-            self.emit(f"{g.seat_name(s)} turns the wall to the {side} side of {g.board.labels[cell]}.",
+            self.emit(f"{g.seat_name(s)} turns the wall to the {SIDE_NAMES[side]} side of {g.board.labels[cell]}." if side != "none"
+                      else f"{g.seat_name(s)} sets the wall of {g.board.labels[cell]} on no side: every side would cut a room off.",
                       {"seat": s, "cell": cell, "side": side})
 
     # -- playtest hooks ------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from boardlab.engine import Game
 from boardlab.engine.scene import cell_id, chess_axes, status_line
 
-from .board import SIDES
+from .board import SIDE_NAMES, SIDES
 
 COLORS = ("#d33", "#36c", "#2a2", "#c90")
 START_FILL = ("#f6d0d0", "#d0dcf6", "#d3f0d3", "#f3e4c2")
@@ -96,7 +96,7 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         elif kind == "wall" and a[1] != "none" and pending is not None:
             d = SIDES.index(a[1])
             nxt = dict(game.board.sides[pending["cell"]])[d]
-            targets.append({"action": i, "clicks": [cell_id("main", nxt % size, nxt // size)], "label": f"Wall on the {a[1]} side"})
+            targets.append({"action": i, "clicks": [cell_id("main", nxt % size, nxt // size)], "label": f"Wall on the {SIDE_NAMES[a[1]]} side"})
 
     why_not = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
     prompt = None

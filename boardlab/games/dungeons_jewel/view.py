@@ -12,7 +12,7 @@ from typing import Any
 
 from boardlab.engine import Rng
 
-from .board import SIDES
+from .board import SIDE_NAMES, SIDES
 from .rules import FACE_UP
 
 
@@ -104,7 +104,7 @@ class DungeonView:
         if kind == "place":
             return "place the token face down (secret)" if action[1] == "secret" else "place the token face up"
         if kind == "wall":
-            return "wall on no side" if action[1] == "none" else f"turn the wall to the {action[1]} side"
+            return "wall on no side" if action[1] == "none" else f"turn the wall to the {SIDE_NAMES[action[1]]} side"
         if kind == "use":
             return f"use {g.item_name.get(action[1], action[1])}"
         if kind == "roll":

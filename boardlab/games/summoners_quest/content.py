@@ -242,6 +242,11 @@ def describe_ability(a: Ability) -> str:
     return f"{a.name} ({a.cost} mana, {when}, {a.target}, {rng}): {describe_effects(a.effects)}"
 
 
+#: An equipment's passive bonus in a player's words (issue 32: never the data key such as ``trap_roll``).
+PASSIVE_WORDS = {"attack": "+{} damage when it wins a combat", "roll": "+{} to combat rolls", "guard": "{} less damage taken",
+                 "trap_roll": "+{} to rolls against traps", "move": "+{} to movement rolls"}
+
+
 def card_text(c: Card) -> str:
     """A one-line rules text generated from the data."""
     if c.type == "summon":
@@ -251,7 +256,7 @@ def card_text(c: Card) -> str:
         rng = f"range {c.range}" if c.range else "own space"
         return f"{c.target}, {rng}: {describe_effects(c.effects)}"
     if c.type == "equip":
-        pas = ", ".join(f"{k} +{v}" if k != "ward" else "negates one trap" for k, v in c.passive)
+        pas = ", ".join(PASSIVE_WORDS[k].format(v) if k != "ward" else "negates one trap" for k, v in c.passive)
         parts = [c.lasting]
         if pas:
             parts.append(f"passive: {pas}")

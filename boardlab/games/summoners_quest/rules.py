@@ -439,7 +439,7 @@ class SummonersQuestRules(CombatMixin, EffectsMixin, State):
         for m in movers:
             self.set_pos(m, nxt)
         self.count("rule:portal_jump", self.active)
-        self.emit(f"{' and '.join(self.label(m) for m in movers)} jump to {board.names[nxt]}.", {"movers": movers, "to": nxt})
+        self.emit(f"{' and '.join(self.label(m) for m in movers)} {'jumps' if len(movers) == 1 else 'jump'} to {board.names[nxt]}.", {"movers": movers, "to": nxt})
         self.flow = {"movers": list(movers), "space": nxt, "step": "trap", "jump": False}
 
     # -- roles and metrics ----------------------------------------------------------

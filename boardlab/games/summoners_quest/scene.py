@@ -99,11 +99,11 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
                               for c in st["hand"]]
         panels.append(panel)
     info = [["Deck", str(st.get("deck", 0))], ["Discard", str(len(st.get("discard", [])))],
-            ["Gates", " ".join(f"{k + 1}:{'open' if o else 'closed'}" for k, o in enumerate(gates))]]
+            ["Gates", ", ".join(f"G{k + 1} {'open' if o else 'closed'}" for k, o in enumerate(gates))]]
     if st.get("dice"):
         info.append(["Roll", "+".join(map(str, st["dice"]))])
     if st.get("combat"):
-        info.append(["Combat", f"{st['combat']['attacker']} vs {st['combat']['defender']}"])
+        info.append(["Combat", f"{_piece(st, st['combat']['attacker'])} vs {_piece(st, st['combat']['defender'])}"])
     panels.append({"title": "Table", "rows": info})
     holders = {c: f"P{p['seat']}" for p in st.get("players", []) for c in p["equipment"]}
     holders.update({c: f"S{m['uid']}" for m in st.get("summons", []) for c in m["equipment"]})
@@ -139,7 +139,7 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         elif kind in ("defend", "boost"):
             clicks = [f"item:S{a[1]}"]
         if clicks:
-            targets.append({"action": i, "clicks": clicks, "label": _label(game, a)})
+            targets.append({"action": i, "clicks": clicks, "label": _label(game, st, a)})
     why_not, hint = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
     for panel in panels:
         for c in panel.get("cards") or ():
@@ -246,8 +246,21 @@ def why_not_map(game: Game, view: dict[str, Any], used: set[str]) -> tuple[dict[
     return out, hint
 
 
-def _label(game, a: tuple) -> str:
-    """A label built from static data only (the scene has no state to consult)."""
+def _piece(st: dict[str, Any], pid: Any) -> str:
+    """A piece as the board names it (issue 32: never its id): ``"P0"`` -> ``"Player 1"``, ``"S7"`` ->
+    ``"Oni (P2)"`` (a summon, with its owner as its token shows), ``"B7"`` -> the summoner moving with it."""
+    pid = str(pid)
+    if pid[:1] == "P" and pid[1:].isdigit():
+        return f"Player {int(pid[1:]) + 1}"
+    if pid[:1] in ("S", "B") and pid[1:].isdigit():
+        m = next((m for m in st.get("summons", []) if m["uid"] == int(pid[1:])), None)
+        name = f"{m['name']} (P{m['owner'] + 1})" if m else "a summon"
+        return name if pid[0] == "S" else f"summoner with {name} (half roll)"
+    return pid
+
+
+def _label(game, st: dict[str, Any], a: tuple) -> str:
+    """A target's label, from static data and the seat's view (pieces by the names the board shows)."""
     cards, names = game.cards, game.board.names
 
     def word(x) -> str:
@@ -255,9 +268,7 @@ def _label(game, a: tuple) -> str:
             return names[x] if 0 <= x < len(names) else str(x)
         if x in cards:
             return cards[x].name
-        if x[:1] == "P" and x[1:].isdigit():
-            return f"Player {int(x[1:]) + 1}"
-        return x
+        return _piece(st, x)
 
     kind = a[0]
     if kind == "temple":
@@ -267,5 +278,15 @@ def _label(game, a: tuple) -> str:
     if kind == "move":
         return f"move {word(a[1]) if a[1] != 'P' else 'summoner'} to {word(a[2])}"
     if kind in ("ability", "boost", "defend"):
-        return f"{kind} with summon {a[1]}" + (f" on {word(a[2])}" if len(a) > 2 else "")
+        verb = {"ability": "use the ability of", "boost": "use the combat ability of", "defend": "defend with"}[kind]
+        return f"{verb} {_piece(st, f'S{a[1]}')}" + (f" on {word(a[2])}" if len(a) > 2 else "")
+    if kind == "attack":
+        return f"{word(a[1])} attacks {word(a[2])}"
+    if kind == "victim":
+        return f"{word(a[1])} takes the trap"
+    if kind == "discard_draw":
+        return f"discard {word(a[1])} to draw"
+    if kind in ("trap", "cast", "equip", "use") and len(a) > 2:
+        verb = {"trap": "set trap", "cast": "cast", "equip": "equip", "use": "use"}[kind]
+        return f"{verb} {word(a[1])} on {word(a[2])}"
     return " ".join([kind.replace("_", " ")] + [word(x) for x in a[1:]])

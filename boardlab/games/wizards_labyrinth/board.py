@@ -22,6 +22,22 @@ START = 0
 _NEIGHBOURS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
+#: The sides of a tile in words, for labels and the log (issue 32: a bare "E" is a code to a newcomer).
+DIRECTION_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def token_name(kind: str) -> str:
+    """A token in words, as the board's key names it: ``"X"`` -> ``"a blank"``, ``"T"`` -> ``"a trap"``,
+    ``"m3"`` -> ``"a level 3 monster"`` (never the id ``m3``, issue 32)."""
+    return "a blank" if kind == "X" else "a trap" if kind == "T" else f"a level {kind[1:]} monster"
+
+
+def token_list(kinds: list[str]) -> str:
+    """``["m2", "X", "T"]`` -> ``"a level 2 monster, a blank and a trap"``."""
+    words = [token_name(k) for k in kinds]
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def cell_name(game: Any, c: int) -> str:
     """Chess-like cell names: column letter, row number from the top (``A1`` is the top-left)."""
     n = game.size

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from boardlab.engine import Prompt, Token
 
-from .board import cell_name
+from .board import cell_name, token_list
 
 WIZARD = 0
 
@@ -27,7 +27,7 @@ class CombatMixin:
         if toks and not all(t.face_up for t in toks):
             for t in toks:
                 t.face_up = True
-            self.emit(f"Tokens flipped on {cell_name(self.game, c)}: {' '.join(t.kind for t in toks)}", {"cell": c, "tokens": [t.kind for t in toks]})
+            self.emit(f"Tokens flipped on {cell_name(self.game, c)}: {token_list([t.kind for t in toks])}", {"cell": c, "tokens": [t.kind for t in toks]})
         self.tokens[c] = [t for t in toks if t.kind != "X"]
 
     def _t_combat_phase(self) -> None:

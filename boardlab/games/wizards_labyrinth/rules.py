@@ -21,7 +21,7 @@ from boardlab.engine import Deck, Prompt, Results, State, record, win_results
 from boardlab.engine.codec import copy_value
 from boardlab.engine.components import DIRECTIONS
 
-from .board import START, cell_name, centre_cell, centre_cells, entrance_cell, ring_cells
+from .board import DIRECTION_NAMES, START, cell_name, centre_cell, centre_cells, entrance_cell, ring_cells
 from .combat import CombatMixin
 from .heroes import HeroMovementMixin
 from .wizard import WizardTurnMixin
@@ -247,7 +247,7 @@ class LabyrinthRules(WizardTurnMixin, HeroMovementMixin, CombatMixin, State):
     def _a_entrance(self, p: Prompt, a: tuple) -> None:
         self.stack.pop()
         self.entrance = a[1]
-        self.emit(f"The tower entrance faces {a[1]}", {"entrance": a[1]})
+        self.emit(f"The tower entrance faces {DIRECTION_NAMES[a[1]]}", {"entrance": a[1]})
 
     def _l_key(self, p: Prompt) -> list[tuple]:
         return [("key", c) for c, t in enumerate(self.tiles) if t[0] == "r"]

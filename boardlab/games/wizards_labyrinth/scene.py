@@ -18,6 +18,8 @@ from typing import Any, Sequence
 from boardlab.engine.components import DIRECTIONS
 from boardlab.engine.scene import cell_id, chess_axes, status_line
 
+from .board import DIRECTION_NAMES, cell_name, token_name
+
 HERO_COLORS = ("#1f77b4", "#2ca02c", "#d68b00", "#17becf")
 TOKEN_TEXT = {"T": "T", "X": "X"}
 
@@ -116,7 +118,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     elif prompt and prompt["kind"] == "place":
         panels.append({"title": f"Tokens of {prompt.get('card')} to place", "rows": [], "cards": [
             {"id": f"tok-{k}", "name": {"X": "blank", "T": "trap"}.get(k, f"level {k[1:]} monster")} for k in sorted(set(prompt["tokens"]))]})
-    targets = _targets(st, actions, cid)
+    targets = _targets(st, actions, cid, lambda c: cell_name(game, c))
     why_not = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
     for panel in panels:
         for card in panel.get("cards") or ():
@@ -298,6 +300,15 @@ def _wizard_panel(game: Any, st: dict[str, Any], view: dict[str, Any]) -> dict[s
     return panel
 
 
+def _move_words(game: Any, move: list) -> str:
+    """A hero's chosen (secret) move in words, as the action list named it: ``["move", 17]`` -> ``"move to D3"``."""
+    if move[0] == "move":
+        return f"move to {cell_name(game, move[1])}"
+    if move[0] == "move2":
+        return f"sprint via {cell_name(game, move[1])} to {cell_name(game, move[2])}"
+    return "stay"
+
+
 def _hero_panel(game: Any, h: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     status = "dead" if not h["alive"] else ", ".join(f for f in ("frozen", "stuck", "sprint") if h[f]) or "ready"
     if h["chosen"]:
@@ -305,13 +316,18 @@ def _hero_panel(game: Any, h: dict[str, Any], view: dict[str, Any]) -> dict[str,
     rows = [["HP", str(h["hp"])], ["Keys", str(h["keys"])], ["Equipment", ", ".join(h["equipment"]) or "-"],
             ["Hand", f"{h['hand_size']} card(s)"], ["Status", status]]
     if h["move"] is not None:
-        rows.append(["Your move", " ".join(map(str, h["move"]))])
+        rows.append(["Your move", _move_words(game, h["move"])])
     cards = [{"id": f"h{h['seat']}-{i}", "name": name, "text": _card_text(game, name)} for i, name in enumerate(h["hand"] or [])]
     return {"title": f"Hero {h['seat']}", "seat": h["seat"], "active": view.get("acting") == h["seat"],
             "color": HERO_COLORS[(h["seat"] - 1) % 4], "rows": rows, "cards": cards}
 
 
-def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any) -> list[dict[str, Any]]:
+#: Target labels of the actions on one tile, worded as the action list words them (issue 32: never a cell number).
+CELL_WORDS = {"tower": "raise the tower at {}", "key": "hide a key tile at {}", "remove": "rage: remove {}",
+              "target": "target {}", "push": "blow the hero to {}", "retreat": "retreat to {}", "move": "move to {}"}
+
+
+def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any, name: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     seen: set[tuple] = set()
     n = st["size"]
@@ -330,19 +346,19 @@ def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any) -> list[dic
     for i, a in enumerate(actions):
         k = a[0]
         if k == "place":
-            add(i, [f"card:tok-{a[2]}", cid(a[1])], f"place {a[2]}")
-        elif k in ("tower", "key", "remove", "target", "push", "retreat", "move"):
-            add(i, [cid(a[1])], f"{k} {a[1]}")
+            add(i, [f"card:tok-{a[2]}", cid(a[1])], f"place {token_name(a[2])} on {name(a[1])}")
+        elif k in CELL_WORDS:
+            add(i, [cid(a[1])], CELL_WORDS[k].format(name(a[1])))
         elif k == "move2":
-            add(i, [cid(a[2])], "sprint")
+            add(i, [cid(a[2])], f"sprint via {name(a[1])} to {name(a[2])}")
         elif k in ("entrance", "face"):
             dx, dy = DIRECTIONS[a[1]]
             c = st["tower"] + dy * n + dx
-            add(i, [cid(c)], f"entrance {a[1]}")
+            add(i, [cid(c)], f"entrance faces {DIRECTION_NAMES[a[1]]}")
         elif k == "hero":
             add(i, [f"item:hero{a[1]}"], f"Hero {a[1]}")
         elif k == "token":
-            add(i, [f"item:tok{a[1]}-{a[2]}"], "token")
+            add(i, [f"item:tok{a[1]}-{a[2]}"], f"token {a[2] + 1} on {name(a[1])}")
         elif k == "play" and a[1] in wiz_hand:
             add(i, [f"card:wiz-{wiz_hand.index(a[1])}"], f"play {a[1]}")
         elif k == "discard" and a[1] in wiz_hand:

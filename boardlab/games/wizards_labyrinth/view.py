@@ -18,7 +18,7 @@ from typing import Any
 
 from boardlab.engine import Rng
 
-from .board import cell_name
+from .board import DIRECTION_NAMES, cell_name, token_name
 
 WIZARD = 0
 
@@ -167,15 +167,15 @@ class LabyrinthView:
         name = lambda c: cell_name(self.game, c)  # noqa: E731
         labels = {
             "tower": lambda: f"raise the tower at {name(action[1])}",
-            "entrance": lambda: f"tower entrance faces {action[1]}",
+            "entrance": lambda: f"tower entrance faces {DIRECTION_NAMES[action[1]]}",
             "key": lambda: f"hide a key tile at {name(action[1])}",
             "keep": lambda: f"keep {action[1]}",
             "remove": lambda: f"rage: remove {name(action[1])}",
             "play": lambda: f"play {action[1]}",
             "end": lambda: "end the turn",
-            "place": lambda: f"place {'a blank' if action[2] == 'X' else 'a trap' if action[2] == 'T' else 'a level ' + action[2][1:] + ' monster'} on {name(action[1])}",
+            "place": lambda: f"place {token_name(action[2])} on {name(action[1])}",
             "target": lambda: f"target {name(action[1])}",
-            "face": lambda: f"turn the entrance to {action[1]}",
+            "face": lambda: f"turn the entrance to face {DIRECTION_NAMES[action[1]]}",
             "hero": lambda: f"switch Hero {action[1]}",
             "token": lambda: f"with token {action[2] + 1} on {name(action[1])}",
             "push": lambda: f"blow the hero to {name(action[1])}",

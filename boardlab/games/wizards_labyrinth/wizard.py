@@ -12,7 +12,7 @@ from typing import Any
 from boardlab.engine import Prompt, Token
 from boardlab.engine.components import DIRECTIONS
 
-from .board import cell_name
+from .board import DIRECTION_NAMES, cell_name, token_name
 
 WIZARD = 0
 
@@ -118,7 +118,7 @@ class WizardTurnMixin:
         self.tokens[a[1]].append(Token(a[2], False, 1 << WIZARD))
         self.count("token:" + a[2], WIZARD)
         self.emit(f"The wizard places a token on {cell_name(self.game, a[1])}", {"cell": a[1]}, to=[WIZARD],
-                  private_text=f"You place {a[2]} on {cell_name(self.game, a[1])}")
+                  private_text=f"You place {token_name(a[2])} on {cell_name(self.game, a[1])}")
         if not p.data["tokens"] or not self._l_place(p):
             self.stack.pop()
             if p.data["tokens"]:  # the prompt ends early, as the board shows: say how many, never which
@@ -149,7 +149,7 @@ class WizardTurnMixin:
     def _a_gate(self, p: Prompt, a: tuple) -> None:
         self.stack.pop()
         self.entrance = a[1]
-        self.emit(f"The tower entrance turns to face {a[1]}", {"entrance": a[1]})
+        self.emit(f"The tower entrance turns to face {DIRECTION_NAMES[a[1]]}", {"entrance": a[1]})
 
     def _l_switch_hero(self, p: Prompt | None) -> list[tuple]:
         """Heroes that can swap with some token: the token lands on the hero's tile, which must stay within
