@@ -20,6 +20,8 @@ from .content import DOMAIN_NAMES, DOMAINS
 # so it does not import them.
 
 SEATS = ("white", "black")
+#: How an attack is made, in the log's words (issue 32: not the kind's id).
+ATTACK_WORDS = {"melee": "moving in", "ranged": "from range", "chain": "riding on (cavalry)", "ambush": "from ambush"}
 
 
 class CombatMixin:
@@ -38,7 +40,7 @@ class CombatMixin:
         }
         self.count("rule:attack" if kind != "ranged" else "rule:ranged_attack", att.seat)
         self.emit(f"{SEATS[att.seat].capitalize()} {B.PIECE_NAMES[att.kind]} on {B.square_name(att.sq)} attacks "
-                  f"{B.square_name(dfn.sq)} ({kind}).", {"att": att.sq, "def": dfn.sq, "kind": kind})
+                  f"{B.square_name(dfn.sq)} ({ATTACK_WORDS.get(kind, kind)}).", {"att": att.sq, "def": dfn.sq, "kind": kind})
         self.pending.append({"op": "outcome", "cid": cid})
         self.pending.append({"op": "after_dice", "cid": cid})
         self.pending.append({"op": "roll", "cid": cid})
