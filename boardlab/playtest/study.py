@@ -75,9 +75,7 @@ def _counter(key: str) -> Callable[[dict[str, Any]], float | None]:
         m = r.get("metrics") or {}
         if isinstance(m, str):
             m = json.loads(m)
-        v = m.get(key)
-        if v is None:
-            return None
+        v = m.get(key, 0)  # several games record only the counters that happened: an absent counter is 0
         return float(sum(v)) if isinstance(v, (list, tuple)) else float(v)
     return value
 
@@ -327,10 +325,6 @@ def _points(r: dict[str, Any], who: str, players: int) -> tuple[float, float]:
 
 
 def _check_who(q: Question, rows: Sequence[dict[str, Any]]) -> None:
-    if q.metric.startswith(COUNT) and rows and all(mean_of(q.metric)(r) is None for r in rows):
-        keys = sorted({k for r in rows for k in (json.loads(r["metrics"]) if isinstance(r.get("metrics"), str) else r.get("metrics") or {})})
-        raise InvalidOptionError(f"question {q.id!r}: no usage counter {q.metric[len(COUNT):]!r} in these games "
-                                 f"(counters: {', '.join(keys[:12])}{' ...' if len(keys) > 12 else ''})")
     if q.metric != WIN_RATE or q.who is None or q.who == "first player" or re.fullmatch(r"seat \d+", q.who):
         return
     roles = sorted({role.lower() for r in rows for role in r["roles"]})
@@ -339,6 +333,19 @@ def _check_who(q: Question, rows: Sequence[dict[str, Any]]) -> None:
                                  "or \"seat N\", \"first player\")")
     if any(len(set(r.get("winner_roles") or [])) > 1 for r in rows):
         raise InvalidOptionError(f"question {q.id!r}: several sides win together in these games; ask about a seat instead")
+
+
+def _check_counters(study: Study, data: dict[RunSpec, list[dict[str, Any]]]) -> None:
+    """A ``count:KEY`` question's counter must be one some pilot game of the study recorded (a misspelt key would
+    otherwise read as 0 in every game: several games record only the counters that happened)."""
+    def keys(r: dict[str, Any]) -> Any:
+        return json.loads(r["metrics"]) if isinstance(r.get("metrics"), str) else r.get("metrics") or {}
+
+    seen = {k for rows in data.values() for r in rows for k in keys(r)}
+    for q in study.questions:
+        if q.metric.startswith(COUNT) and q.metric[len(COUNT):] not in seen:
+            raise InvalidOptionError(f"question {q.id!r}: no game of the study's pilots recorded the usage counter "
+                                     f"{q.metric[len(COUNT):]!r} (counters: {', '.join(sorted(seen)[:12])}{' ...' if len(seen) > 12 else ''})")
 
 
 def _paired_measure(q: Question, base_rows: Sequence[dict[str, Any]], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -660,6 +667,7 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
         first = min(pilot, run_cap[spec])
         # the plan reads the pilot's games only, so a resumed (or repeated) study makes the plan a fresh one made
         data[spec] = sorted((r for r in _pilot(study, spec, first, folders[spec], jobs) if r["index"] < first), key=lambda r: r["index"])
+    _check_counters(study, data)
     alpha_plan = ALPHA / len(study.questions)
     need = {spec: len(data[spec]) for spec in runs}
     plan = []

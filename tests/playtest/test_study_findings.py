@@ -183,6 +183,18 @@ def test_a_change_that_changes_no_game_is_answered_not_a_crash():
         assert (out[key]["estimate"], out[key]["lo"], out[key]["hi"]) == (0.0, 0.0, 0.0)
         assert out[key]["verdict"] == "does not hold"  # no game changed: any effect is smaller than what matters
     assert out["kills"]["estimate"] == pytest.approx(sum(i % 3 + 1 for i in range(40)) / 40)  # summed over both seats
+    for r in data[final][:20]:  # games that record only the counters that happened: an absent counter is 0
+        r["metrics"] = {}
+    out = {a["id"]: a for a in answer(Study("blackfire", "t", 1, 40, 10, qs[2:]), data)}
+    assert out["kills"]["estimate"] == pytest.approx(sum(i % 3 + 1 for i in range(20, 40)) / 40)
+
+
+def test_a_misspelt_counter_is_a_one_line_error(tmp_path, capsys):
+    plan = tmp_path / "p.toml"
+    plan.write_text('game = "blackfire"\npilot_games = 2\n[[question]]\nmetric = "count:rule:kills"\nagainst = 0\n'
+                    'expect = "above"\nsmallest_effect = 1\n')
+    code, _, err = run(["study", str(plan), "--out", str(tmp_path / "o"), "--jobs", "1", "--quiet"], capsys)
+    assert code == 2 and "usage counter 'rule:kills'" in err and "rule:kill," in err and len(err.strip().splitlines()) == 1, err
 
 
 @pytest.mark.parametrize("game", GAMES)
