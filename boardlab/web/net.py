@@ -43,6 +43,13 @@ log = logging.getLogger("boardlab.web")
 #: SO_SNDBUF asked for on every accepted socket (Linux doubles it); the kernel's
 #: autotuning would otherwise let one socket that never reads hold about 4 MB.
 SEND_BUFFER = 64 * 1024
+#: WebSocket close codes after which the peer's further frames are discarded unparsed and the connection is
+#: aborted :data:`HANGUP_GRACE` seconds later (:class:`GuardedWebSockets` ``send``): over a limit (4429,
+#: ``app.CLOSE_LIMIT``) or malformed input (1007, ``app.CLOSE_MALFORMED``).
+HANGUP_CODES = frozenset({4429, 1007})
+#: Seconds the peer gets to read the close frame before the connection is aborted (closing at once, with
+#: its frames unread, would reset the connection and could destroy the close frame before it is read).
+HANGUP_GRACE = 2.0
 #: Descriptors kept free for the database, log files, bot worker pipes and the listening socket.
 FD_RESERVE = 128
 
@@ -190,10 +197,27 @@ class _Stall:
         self.transport.abort()
 
 
+class _StallHooks:
+    """Flow-control hooks shared by both protocols: paused writing arms the connection's :class:`_Stall`, resumed disarms it.
+
+    Put before the uvicorn protocol in the bases; the subclass sets ``self._stall`` in ``connection_made``.
+    """
+
+    _stall: _Stall
+
+    def pause_writing(self) -> None:
+        super().pause_writing()  # type: ignore[misc]
+        self._stall.paused()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()  # type: ignore[misc]
+        self._stall.resumed()
+
+
 def protocols(guard: Guard) -> tuple[type, type]:
     """(HTTP protocol class, WebSocket protocol class) for ``uvicorn.Config(http=..., ws=...)`` bound to ``guard``."""
 
-    class GuardedWebSockets(WebSocketsSansIOProtocol):
+    class GuardedWebSockets(_StallHooks, WebSocketsSansIOProtocol):
         def connection_made(self, transport: Any) -> None:  # called by the HTTP protocol on upgrade
             super().connection_made(transport)
             self._key = client_key(self.client[0] if self.client else None)
@@ -204,14 +228,6 @@ def protocols(guard: Guard) -> tuple[type, type]:
             guard.closed(self._key, http=False)
             self._stall.resumed()
             super().connection_lost(exc)
-
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            self._stall.paused()
-
-        def resume_writing(self) -> None:
-            super().resume_writing()
-            self._stall.resumed()
 
         def send_receive_event_to_app(self) -> None:
             if self.curr_msg_data_type == "text" and not self.close_sent:
@@ -226,12 +242,31 @@ def protocols(guard: Guard) -> tuple[type, type]:
                     return
             super().send_receive_event_to_app()
 
+        _discard = False
+
+        def data_received(self, data: bytes) -> None:
+            if self._discard:  # hanging up after a limit: the peer's frames are read but not parsed
+                return
+            super().data_received(data)
+
+        async def send(self, message: Any) -> None:  # type: ignore[override]
+            await super().send(message)
+            if (message.get("type") == "websocket.close" and message.get("code") in HANGUP_CODES
+                    and self.close_sent and not self._discard):
+                # A flooder's frames already in flight (about 30,000 a connection in the soak) would
+                # each be parsed by uvicorn while it waits up to 10 s for the close reply: discard
+                # them instead, and abort the connection once the peer has had time to read the close.
+                self._discard = True
+                if self.close_timer is not None:
+                    self.close_timer.cancel()
+                self.close_timer = self.loop.call_later(HANGUP_GRACE, self.transport.abort)
+
         async def run_asgi(self) -> None:
             # the app may abort a socket that will never take its close frame (push.Outbox.drop)
             self.scope.setdefault("extensions", {})["boardlab.transport"] = self.transport  # type: ignore[index]
             await super().run_asgi()
 
-    class GuardedH11(H11Protocol):
+    class GuardedH11(_StallHooks, H11Protocol):
         _counted = False
         _header_timer: asyncio.TimerHandle | None = None
 
@@ -266,14 +301,6 @@ def protocols(guard: Guard) -> tuple[type, type]:
                 self._arm_header_timer()  # a request head is still on its way
             else:
                 self._disarm_header_timer()
-
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            self._stall.paused()
-
-        def resume_writing(self) -> None:
-            super().resume_writing()
-            self._stall.resumed()
 
         def _arm_header_timer(self) -> None:
             if self._header_timer is None:
