@@ -78,6 +78,7 @@ def proc_sample(pid: int) -> dict:
 async def run(srv: Server, args: argparse.Namespace) -> dict:
     import httpx
     from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
 
     from boardlab.web.push import apply_update
 
@@ -88,7 +89,8 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
     probes: list[float] = []
     errors: list[str] = []
     attack = {k: 0 for k in ("stuck_opened", "stuck_closed_by_server", "idle_opened", "idle_closed_by_server",
-                             "flood_messages", "flood_closed_by_server", "spectators_watching", "spectators_refused")}
+                             "flood_messages", "flood_closed_by_server", "spectators_watching", "spectators_refused",
+                             "spectators_closed_by_server", "spectators_unloaded")}
     stats = {"matches_created": 0, "games_finished": 0}
     samples: list[dict] = []
     stop = asyncio.Event()
@@ -96,15 +98,26 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
     match_ids: list[str] = []
 
     async def until_stop(coro) -> bool:
-        """Await ``coro`` unless the soak ends first; True if it finished."""
+        """Await ``coro`` unless the soak ends first; True if it finished (then read its result, which may raise)."""
         task = asyncio.ensure_future(coro)
         stopper = asyncio.ensure_future(stop.wait())
-        await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        stopper.cancel()
+        try:
+            await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopper.cancel()
         if not task.done():
             task.cancel()
+            try:  # wait for it to end, so that no task is left pending or unretrieved
+                await task
+            except BaseException:
+                pass
             return False
         return True
+
+    def retrieve(task: asyncio.Future) -> None:
+        """Done callback: read a background task's outcome, so asyncio never logs it as never retrieved."""
+        if not task.cancelled():
+            task.exception()
 
     # -- playing clients ---------------------------------------------------------------------
     async def player(i: int) -> None:
@@ -193,8 +206,14 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                         recv = asyncio.ensure_future(ws.recv())
                         if not await until_stop(recv):
                             return
+                        recv.result()  # raises ConnectionClosed when the server closes the socket
+            except ConnectionClosed as exc:  # e.g. 4009: nobody played its match, which was unloaded
+                attack["spectators_closed_by_server"] += 1
+                if exc.rcvd is not None and exc.rcvd.code == 4009:
+                    attack["spectators_unloaded"] += 1
+                await until_stop(asyncio.sleep(1))  # then watch another (quietly: no traceback)
             except Exception:
-                await until_stop(asyncio.sleep(1))  # closed (its match ended or was unloaded): watch another
+                await until_stop(asyncio.sleep(1))  # could not connect: try again
 
     # -- never-reading sockets ------------------------------------------------------------------------
     def raw_ws(addr: str, path: str) -> socket.socket:
@@ -272,7 +291,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                 attack["idle_opened"] += 1
                 open_.append(w)
                 readers.append(r)
-                asyncio.ensure_future(r.read())  # notices EOF / reset
+                asyncio.ensure_future(r.read()).add_done_callback(retrieve)  # notices EOF / reset
             await until_stop(asyncio.sleep(1))
         for w in open_:
             w.close()
@@ -300,6 +319,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                         if attack["flood_messages"] % 50 == 0:
                             await asyncio.sleep(0)
                     reader.cancel()
+                    await asyncio.gather(reader, return_exceptions=True)
             except Exception:
                 pass
             if not stop.is_set():
@@ -338,6 +358,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
     await asyncio.wait(tasks, timeout=40)
     for t in tasks:
         t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)  # nothing left pending or unretrieved
     return {
         "game": args.game, "seconds": args.seconds, "bot_delay_s": args.bot_delay,
         "players": args.players, "spectators": args.spectators, "stuck": args.stuck, "idle": args.idle,
