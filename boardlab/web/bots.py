@@ -257,9 +257,13 @@ class BotPool:
             raise asyncio.CancelledError
         game = state.game
         cls = type(game)
+        # The state's JSON (its whole log, plus a digest) in a worker thread: a late
+        # Dungeon's Jewel state took milliseconds of the event loop per bot move (issue 30,
+        # the soak's probe).  ``state`` is never changed once it is a match's state.
+        doc = await asyncio.to_thread(state.to_json)
         job = (
             game.id, f"{cls.__module__}:{cls.__qualname__}", game.players, game.variant,
-            dict(game.overrides), state.to_json(), seat, spec, seed,
+            dict(game.overrides), doc, seat, spec, seed,
         )
         fut = self._get().schedule(_think, args=(job,), timeout=self.move_limit)
         try:

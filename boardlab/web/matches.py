@@ -533,7 +533,7 @@ class Hub:
         """Register page ``key`` (its :class:`Outbox`) for ``seat`` and queue it a full snapshot."""
         box.seat = seat
         match.listeners[key] = (box, seat)
-        self.push.hello(match, box, snapshot(match, seat))
+        self.push.hello(match, box, lambda: snapshot(match, seat), match.state.decisions)
 
     def unlisten(self, match: Match, key: int) -> None:
         match.listeners.pop(key, None)

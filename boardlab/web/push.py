@@ -299,17 +299,22 @@ class Pusher:
         """Drop what was pushed for ``match`` (its last page has gone)."""
         self._sent.pop(match, None)
 
-    def hello(self, match: Any, box: Outbox, snap: dict[str, Any]) -> None:
-        """Queue a full snapshot for a page (first contact, or after a gap)."""
+    def hello(self, match: Any, box: Outbox, make_snap: Any, state_id: int) -> None:
+        """Queue a full snapshot for a page (first contact, or after a gap).
+
+        ``make_snap()`` builds the seat's snapshot of state ``state_id``; it is called only when
+        no page of that seat was pushed this state yet (a page repeating ``hello`` costs an
+        encoded copy, not a scene build: issue 30's never-reading sockets sent 10 a second).
+        """
         seats = self._sent.setdefault(match, {})
         cur = seats.get(box.seat)
-        if cur is None or cur.snap["state_id"] < snap["state_id"]:
-            cur = seats[box.seat] = _Sent(snap)
-        if cur.snap["state_id"] == snap["state_id"]:
+        if cur is None or cur.snap["state_id"] < state_id:
+            cur = seats[box.seat] = _Sent(make_snap())
+        if cur.snap["state_id"] == state_id:
             box.push(cur.encoded())
         else:  # pragma: no cover - a snapshot older than one already pushed
-            box.push(snap)
-        box.sent_id = snap["state_id"]
+            box.push(make_snap())
+        box.sent_id = state_id
 
     def broadcast(self, match: Any, boxes: list[Outbox], snapshot: Any) -> None:
         """Queue for each page what changed since the last message it got (never waits)."""
