@@ -320,3 +320,39 @@ def test_a_zoomed_board_on_a_phone_keeps_its_scroll_and_shows_the_deciding_squar
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "end-zoomed-blackfire-390.png"))
     assert not pages.errors, pages.errors
+
+
+def test_the_hotseat_pass_screen_removes_an_enlarged_stack(server, pages):  # noqa: F811
+    """Hot-seat: a stack opened by the keyboard (the other side's, to read it) stays open while its
+    player picks an action from the list; when that ends the turn, the pass screen must remove the
+    enlarged stack with the rest of that player's view."""
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    st, r = call(server.base, "POST", "/api/matches", {"game": "blackfire", "seats": seats, "seed": 1})
+    assert st == 201, r
+    for _ in range(40):
+        s = _snap(server, r, 0)
+        if s["acting"] == 0 and _stacks(s["scene"], False):
+            break
+        _act(server, r, s["acting"], _snap(server, r, s["acting"]))
+    else:
+        raise AssertionError("no stack of the other side's pieces")
+    theirs = _stacks(s["scene"], False)[0]
+    page = _page(pages, 1280, 800)
+    page.goto(server.base + r["hotseat_link"])
+    page.wait_for_selector("#pass:not([hidden])")
+    page.locator("#pass-go").click()
+    for _ in range(6):
+        assert wait_turn(page, "mine", "pass") == "mine"
+        page.locator(f'#boards .cell[data-click="{theirs}"]').focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#stack:not([hidden]) .stack-piece")
+        before = int(page.evaluate("document.body.dataset.stateId"))
+        page.locator("#actions .action").last.dispatch_event("click")  # no pointer: the stack stays open
+        page.wait_for_function(f"Number(document.body.dataset.stateId) > {before} || document.body.dataset.turn === 'pass'")
+        if page.evaluate("document.body.dataset.turn") == "pass":
+            break
+    else:
+        raise AssertionError("the turn never passed")
+    assert page.locator("#pass").is_visible()
+    assert page.locator("#stack").is_hidden() and page.locator("#stack .stack-piece").count() == 0
+    assert not pages.errors, pages.errors

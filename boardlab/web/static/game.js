@@ -116,7 +116,8 @@
   function showPass(next) {
     passing = true;
     document.body.dataset.turn = "pass";
-    // Remove the previous seat's view from the page, not just from sight.
+    // Remove the previous seat's view from the page, not just from sight (an enlarged stack too).
+    closeStack(false);
     parts.boards.replaceChildren(); parts.panels.replaceChildren();
     parts.legend.replaceChildren(); parts.legend.hidden = true; parts.hint.textContent = ""; parts.hint.hidden = true;
     explain(""); live.textContent = ""; lastEvents = null;
