@@ -55,22 +55,9 @@
   }
 
   /* ---- items (pieces, tokens, cards on a board) ---------------------- */
-  function slots(n, cx, cy, size) {
-    if (n <= 1) return [[cx, cy, size * 0.34]];
-    if (n <= 4) {
-      const o = size * 0.22, r = size * 0.2;
-      return [[cx - o, cy - o, r], [cx + o, cy - o, r], [cx - o, cy + o, r], [cx + o, cy + o, r]].slice(0, n);
-    }
-    const out = [], k = Math.ceil(Math.sqrt(n)), step = size * 0.8 / k, r = step * 0.44;
-    for (let i = 0; i < n; i++) {
-      const col = i % k, row = Math.floor(i / k);
-      out.push([cx - size * 0.4 + step * (col + 0.5), cy - size * 0.4 + step * (row + 0.5), r]);
-    }
-    return out;
-  }
-
   /* Slots in a box (x0, y0, w, h): the grid of rows and columns that gives the largest pieces, at most
-     `rmax` in radius. Used under a square's label, so that pieces never cover it. */
+     `rmax` in radius, the last row centred. A square's box starts under its label, so that pieces
+     never cover it. */
   function slotsIn(n, x0, y0, w, h, rmax) {
     let best = null;
     for (let rows = 1; rows <= n; rows++) {
@@ -243,10 +230,8 @@
     }
     for (const [k, list] of groups) {
       const [x, y] = k.split(",").map(Number);
-      const cx = ox + x * CELL + CELL / 2, cy = oy + y * CELL + CELL / 2;
       const lab = (byPos.get(k) || {}).label, band = lab ? 4 + lfs * 1.15 : 0;
-      const sl = lab ? slotsIn(list.length, ox + x * CELL + 3, oy + y * CELL + band, CELL - 6, CELL - band - 3, CELL * 0.34)
-        : slots(list.length, cx, cy, CELL);
+      const sl = slotsIn(list.length, ox + x * CELL + 3, oy + y * CELL + Math.max(3, band), CELL - 6, CELL - Math.max(3, band) - 3, CELL * 0.34);
       const c2 = list.length > 1 ? Object.assign({}, ctx, { stacked: true }) : ctx;
       const els = list.map((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${x},${y}`, c2));
       const cell = cellEls.get(k);
