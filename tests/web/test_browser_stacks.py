@@ -82,7 +82,10 @@ STACK_JS = """() => {
   return {
     shown: !v.hidden, box: [r.left, r.top, r.right, r.bottom], vw: document.documentElement.clientWidth, vh: innerHeight,
     pieces: [...v.querySelectorAll('.stack-piece')].map(b => { const br = b.getBoundingClientRect(), p = b.querySelector('.piece').getBoundingClientRect();
-      return { name: b.querySelector('.stack-name').textContent, can: b.classList.contains('can-click'),
+      const icon = b.querySelector('svg.stack-icon'), vb = icon.viewBox.baseVal;
+      const clipped = [...icon.querySelectorAll('text')].filter(t => { const tb = t.getBBox();
+        return tb.x < vb.x - 0.5 || tb.x + tb.width > vb.x + vb.width + 0.5; }).map(t => t.textContent);
+      return { name: b.querySelector('.stack-name').textContent, can: b.classList.contains('can-click'), clipped,
                button: [br.width, br.height], piece: [p.width, p.height],
                text: Math.min(...[...b.querySelectorAll('svg text')].map(px), parseFloat(getComputedStyle(b.querySelector('.stack-name')).fontSize)) }; }) };
 }"""
@@ -127,7 +130,7 @@ def test_a_stack_of_small_pieces_opens_enlarged_with_finger_sized_pieces(server,
     assert left >= 0 and top >= 0 and right <= v["vw"] and bottom <= v["vh"], v  # all of it on screen
     for p in v["pieces"]:
         assert min(p["button"]) >= 44 and min(p["piece"]) >= 32, p
-        assert p["text"] >= min_px, p
+        assert p["text"] >= min_px and not p["clipped"], p
         assert p["can"], p  # your own pieces, your turn: each can be picked
     names = page.evaluate("""c => [...document.querySelectorAll('#boards .item[data-cell]')].filter(e => e.dataset.cell === c)
       .map(e => e.dataset.name)""", mine)

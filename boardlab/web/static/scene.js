@@ -395,8 +395,12 @@
   /* A piece drawn large (`px` across, text at least 11.5 px, its badge shown), for the enlarged view
      of a stack of small pieces. */
   function itemIcon(scene, it, px) {
-    const icon = svg("svg", { viewBox: "-6 -8 56 56", width: px, height: px, class: "stack-icon", "aria-hidden": "true" });
-    const ctx = { u: 11.5 * 56 / px, uid: "st" + (++uidSeq), sides: sidesOf(scene || {}) };
+    /* 1 unit = px/56 px; wide enough for the badge (drawn right of the piece's centre, as on the board) */
+    const u = 11.5 * 56 / px, badge = it.badge == null ? "" : String(it.badge).slice(0, 5);
+    const right = badge ? Math.max(50, 22 + 18 * 0.75 + (u * 0.62 * badge.length + u * 0.6) / 2 + 2) : 50;
+    const icon = svg("svg", { viewBox: `-6 -8 ${(right + 6).toFixed(1)} 56`, width: (px * (right + 6) / 56).toFixed(0), height: px,
+      class: "stack-icon", "aria-hidden": "true" });
+    const ctx = { u, uid: "st" + (++uidSeq), sides: sidesOf(scene || {}) };
     sideDefs(svg("defs", null, icon), ctx.uid);
     drawItem(icon, Object.assign({}, it, { id: null }), 22, 22, 18, null, ctx);
     return icon;
