@@ -320,7 +320,7 @@
     for (const e of els) {
       const can = next.has(e.dataset.click), name = e.dataset.name || "a piece";
       const btn = h("button", { class: "stack-piece" + (can ? " can-click" : ""), type: "button", "aria-label": name + (can ? ", can be chosen" : "") },
-        B.itemIcon(snap.scene, e._item || {}, 56), h("span", { class: "stack-name", text: name }));
+        h("span", { class: "stack-icon-box" }, B.itemIcon(snap.scene, e._item || {}, 56)), h("span", { class: "stack-name", text: name }));
       btn.addEventListener("click", () => {
         const back = cellEl(stackCell);
         closeStack(false);
