@@ -15,6 +15,10 @@ share, a fixed target or a base variant played on the same seeds, and the smalle
     expect = "above"            # above | below | differs | none
     smallest_effect = 0.05      # 5 points
 
+A question may also play restricted (``restrict = { 0 = "card:Switcheroo" }``, and ``base_restrict``), cap its
+own games (``max_games``), and ask of a usage counter (``metric = "count:rule:kill"``: per game, summed over the
+seats). :mod:`boardlab.playtest.findings` writes a study's answers into its findings page.
+
 How many games (:func:`plan_games`): every run first plays ``pilot_games`` games; from their spread (the fair
 share, the discordance of paired results, the per-game standard deviation of a length) each question gets the
 games that see its smallest effect with 80% power at level ``0.05 / m`` (the strictest step of Holm's correction
