@@ -230,8 +230,14 @@
     }
     for (const [k, list] of groups) {
       const [x, y] = k.split(",").map(Number);
-      const lab = (byPos.get(k) || {}).label, band = lab ? 4 + lfs * 1.15 : 0;
-      const sl = slotsIn(list.length, ox + x * CELL + 3, oy + y * CELL + Math.max(3, band), CELL - 6, CELL - Math.max(3, band) - 3, CELL * 0.34);
+      const lab = (byPos.get(k) || {}).label, px = ox + x * CELL, py = oy + y * CELL, rmax = CELL * 0.34;
+      let sl = slotsIn(list.length, px + 3, py + 3, CELL - 6, CELL - 6, rmax);
+      if (lab) {  /* under the label, or beside it when that leaves bigger pieces (a short label: "G", "T") */
+        const band = 4 + lfs * 1.15, lw = 5 + Math.min(String(lab).length, lchars) * lfs * 0.7 + 2;
+        const under = slotsIn(list.length, px + 3, py + band, CELL - 6, CELL - band - 3, rmax);
+        const beside = slotsIn(list.length, px + lw, py + 3, CELL - lw - 3, CELL - 6, rmax);
+        sl = beside[0][2] > under[0][2] ? beside : under;
+      }
       const c2 = list.length > 1 ? Object.assign({}, ctx, { stacked: true }) : ctx;
       const els = list.map((it, i) => drawItem(itemLayer, it, sl[i][0], sl[i][1], sl[i][2], `${board.id}:${x},${y}`, c2));
       const cell = cellEls.get(k);
