@@ -45,6 +45,10 @@ log = logging.getLogger("boardlab.web")
 #: WebSocket close code for a spectator whose match was unloaded to make room (nobody was playing it).
 CLOSE_UNLOADED = 4009
 CLOSE_UNLOADED_REASON = "nobody is playing this match; it was unloaded to make room: reload the page to watch again"
+#: Finished matches with no page open (spectators included) kept in memory, most recently used first;
+#: older ones are unloaded at once rather than after ``idle_seconds`` (issue 30: the soak's RSS grew
+#: with every match played, each finished Dungeon's Jewel match holding about 1.6 MB for 300 s).
+MAX_FINISHED = 16
 #: Steps between the states a replay keeps (a step is rebuilt from the checkpoint before it).
 REPLAY_EVERY = 32
 #: States kept by the replay cache, over all matches (the cache is bounded by size, not count).
@@ -192,6 +196,7 @@ class Hub:
         pool: BotPool | None = None,
         max_matches: int = 200,
         idle_seconds: float = 300.0,
+        max_finished: int = MAX_FINISHED,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -200,6 +205,8 @@ class Hub:
         self.max_matches = max_matches
         #: A match no seat plays (spectators do not count) is unloaded after this many seconds.
         self.idle_seconds = idle_seconds
+        #: Finished matches nobody has open are held at most this many (:meth:`trim_finished`).
+        self.max_finished = max_finished
         self.matches: dict[str, Match] = {}
         # Every Match object still referenced somewhere (a request or socket that
         # holds it after it was unloaded): reloading adopts it again, so there is
@@ -247,6 +254,8 @@ class Hub:
         m = Match(rec, state, seats)
         self.matches[rec.id] = m
         self._alive[rec.id] = m
+        if rec.status == "over":
+            self.trim_finished(keep=m)
         return m
 
     async def open(self, match_id: str) -> Match:
@@ -319,6 +328,22 @@ class Hub:
             box.drop(CLOSE_UNLOADED, CLOSE_UNLOADED_REASON, quiet=True)
             m.listeners.pop(key, None)
         self.push.forget(m)
+
+    def trim_finished(self, keep: Match | None = None) -> int:
+        """Unload finished matches that no page has open beyond the :attr:`max_finished` most recently used.
+
+        Nobody is closed (they have no page); a replay or a late page reloads one from the database.
+        Called when a finished match loses its last page or is loaded (``keep``: that one stays).
+        Returns how many were unloaded.
+        """
+        done = [m for m in self.matches.values() if m.record.status == "over" and not m.listeners and self.idle(m)]
+        extra = len(done) - self.max_finished
+        if extra <= 0:
+            return 0
+        out = sorted((m for m in done if m is not keep), key=lambda m: m.touched)[:extra]
+        for m in out:
+            self.unload(m)
+        return len(out)
 
     def make_room(self) -> None:
         """Unload idle matches, least recently used first, until one more fits; else a 503."""
@@ -526,6 +551,8 @@ class Hub:
                 match.record.status = "over"
                 match.record.results = results
         await self.broadcast(match)
+        if over and not match.listeners:
+            self.trim_finished()
         self.kick(match)
 
     # -- listeners ---------------------------------------------------------
@@ -539,6 +566,8 @@ class Hub:
         match.listeners.pop(key, None)
         if not match.listeners:
             self.push.forget(match)  # no page left: keep no copy of its last snapshots
+            if match.record.status == "over":
+                self.trim_finished()
 
     async def broadcast(self, match: Match) -> None:
         """Queue each page's update; never waits on a socket (a page that does not read is dropped)."""

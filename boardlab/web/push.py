@@ -318,6 +318,8 @@ class Pusher:
 
     def broadcast(self, match: Any, boxes: list[Outbox], snapshot: Any) -> None:
         """Queue for each page what changed since the last message it got (never waits)."""
+        if not boxes:  # no page: nothing to build, and no entry kept for the match
+            return
         seats = self._sent.setdefault(match, {})
         fresh: dict[int | None, _Sent] = {}
         for box in boxes:
