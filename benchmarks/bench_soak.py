@@ -7,7 +7,9 @@ At once, for ``--seconds`` (default 600, at most 3600):
   WebSocket, moves over HTTP when it is seat 0's turn, and starts a new match
   when one ends;
 * ``--spectators`` (200) idle spectators on the players' matches, 8 per
-  address (127.0.2.x): say hello, then only read;
+  address (127.0.2.x): say hello, then only read; one the server closes (e.g.
+  4009, its match unloaded) is counted and watches one of the 100 newest
+  matches a second later (a page told 4009 does not come back either);
 * ``--stuck`` (50) WebSockets from one address (127.0.3.1) that ask for
   snapshots and never read; each reconnects (at most once a second) when the
   server closes it;
@@ -25,6 +27,7 @@ on the machine).  Stops by itself.
 
     nice python benchmarks/bench_soak.py                  # 10 minutes
     nice python benchmarks/bench_soak.py --seconds 90 --json
+    nice python benchmarks/bench_soak.py --seconds 180 --max-turns 12   # many matches end in a short run
 
 Goal (quiet 2-core machine, default bot delay 0.8 s): 0 errors for the playing
 clients, move p99 <= 500 ms, probe p99 <= 200 ms, RSS and descriptors flat after warm-up.
@@ -96,6 +99,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
     stop = asyncio.Event()
     t0 = time.monotonic()
     match_ids: list[str] = []
+    options = {"options": {"max_turns": args.max_turns}} if args.max_turns else {}
 
     async def until_stop(coro) -> bool:
         """Await ``coro`` unless the soak ends first; True if it finished (then read its result, which may raise)."""
@@ -129,7 +133,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         async with httpx.AsyncClient(base_url=base, transport=transport, limits=limits, timeout=30) as http:
             n = 0
             while not stop.is_set():
-                r = await http.post("/api/matches", json={"game": args.game, "seed": 1000 * i + n})
+                r = await http.post("/api/matches", json={"game": args.game, "seed": 1000 * i + n, **options})
                 n += 1
                 if r.status_code != 201:
                     errors.append(f"create {r.status_code}: {r.text[:100]}")
@@ -187,11 +191,15 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
     async def spectator(i: int) -> None:
         addr = f"127.0.2.{1 + i // 8}"
         await asyncio.sleep(args.ramp + 2 * i / max(1, args.spectators))
+        moved = 0  # times the server closed this spectator: it then watches one of the newest matches
         while not stop.is_set():
             if not match_ids:
                 await until_stop(asyncio.sleep(1))
                 continue
-            mid = match_ids[i % len(match_ids)]
+            if moved:  # like a page told 4009, it does not come back to the match it was closed on
+                mid = match_ids[-1 - (i + moved) % min(100, len(match_ids))]
+            else:
+                mid = match_ids[i % len(match_ids)]
             try:
                 async with connect(f"{wsbase}/api/matches/{mid}/ws", max_size=None, open_timeout=30,
                                    local_addr=(addr, 0)) as ws:
@@ -209,6 +217,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                         recv.result()  # raises ConnectionClosed when the server closes the socket
             except ConnectionClosed as exc:  # e.g. 4009: nobody played its match, which was unloaded
                 attack["spectators_closed_by_server"] += 1
+                moved += 1
                 if exc.rcvd is not None and exc.rcvd.code == 4009:
                     attack["spectators_unloaded"] += 1
                 await until_stop(asyncio.sleep(1))  # then watch another (quietly: no traceback)
@@ -360,7 +369,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)  # nothing left pending or unretrieved
     return {
-        "game": args.game, "seconds": args.seconds, "bot_delay_s": args.bot_delay,
+        "game": args.game, "max_turns": args.max_turns, "seconds": args.seconds, "bot_delay_s": args.bot_delay,
         "players": args.players, "spectators": args.spectators, "stuck": args.stuck, "idle": args.idle,
         **stats, "errors": len(errors), "error_samples": sorted(set(errors))[:8],
         "moves": len(moves), "move_ms_p50": pct(moves, 0.5), "move_ms_p99": pct(moves, 0.99),
@@ -378,6 +387,8 @@ def main() -> None:
     ap.add_argument("--idle", type=int, default=300)
     ap.add_argument("--game", default="dungeons-jewel")
     ap.add_argument("--bot-delay", type=float, default=0.8)
+    ap.add_argument("--max-turns", type=int, default=0,
+                    help="the matches' max_turns option (0: the game's own cap); small values let a short soak see many matches end")
     ap.add_argument("--ramp", type=float, default=20.0, help="seconds over which the players start")
     ap.add_argument("--sample-every", type=float, default=10.0)
     ap.add_argument("--json", action="store_true")
