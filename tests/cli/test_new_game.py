@@ -187,7 +187,19 @@ def test_scenes_draw_in_the_terminal_with_and_without_a_board(repo):
         game = make(gid)
         state = game.new_state(1)
         scene = game.scene(state.view(0), state.legal_actions())
-        assert len(scene["boards"]) == boards and len(scene["targets"]) == 3
+        # a card per move in the acting seat's panel (the browser-board test clicks one), and on a board a square too
+        assert len(scene["boards"]) == boards and len(scene["targets"]) == 3 + 3 * boards
+        assert [c["id"] for c in scene["panels"][0]["cards"]] == ["step-1", "step-2", "step-3"]
+        if boards:  # squares are named as the actions name them: "move 2 to c1"
+            board = scene["boards"][0]
+            assert board["col_labels"][:4] == ["a", "b", "c", "d"] and board["row_labels"] == ["1"]
+            assert [state.describe(a) for a in state.legal_actions()] == ["move 1 to b1", "move 2 to c1", "move 3 to d1"]
+            long_game = make(gid, options={"length": 60})
+            long_state = long_game.new_state(1)
+            long = long_game.scene(long_state.view(0), long_state.legal_actions())["boards"][0]
+            assert long["col_labels"][25:28] == ["z", "aa", "ab"] and long["col_labels"][-1] == "bi"
+        else:
+            assert [state.describe(a) for a in state.legal_actions()] == ["move 1 to square 1", "move 2 to square 2", "move 3 to square 3"]
         assert json.loads(json.dumps(scene)) == scene
         text = scene_text(scene, [state.describe(a) for a in state.legal_actions()])
         assert text.splitlines()[0] == game.name and "Round 1: Player 1 to move" in text
@@ -251,5 +263,5 @@ def test_the_web_lobby_lists_it_and_the_terminal_plays_it_to_the_end(repo, tmp_p
     save = tmp_path / "g.json"
     r = CliRunner().invoke(cli, ["play", GAME, "--seed", "4", "--save", str(save)], input="1\n" * 40, catch_exceptions=False)
     assert r.exit_code == 0, r.output
-    assert "1. move 1" in r.stdout and "Game over" in r.stdout
+    assert "1. move 1 to b1" in r.stdout and "Game over" in r.stdout
     assert json.loads(save.read_text())["over"] is True
