@@ -148,7 +148,7 @@ def test_every_action_has_a_readable_label():
     s.jewel = 0
     place(s, 0, cell(1, 0))
     assert s.describe(("move", STARTS[0])) == "move to a1 (home with the jewel)"
-    for a, text in [(("place", "secret"), "place the token face down (secret)"), (("wall", "E"), "turn the wall to the east side"),
+    for a, text in [(("place", "secret"), "place the token face down (secret: the others do not learn what is in the room)"), (("wall", "E"), "turn the wall to the east side"),
                     (("use", "spike_boots"), "use Spike boots"), (("roll",), "roll to survive"), (("take", "helmet"), "take Helmet")]:
         assert s.describe(a) == text
 

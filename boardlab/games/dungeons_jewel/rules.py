@@ -31,6 +31,15 @@ from .board import OPPOSITE_SIDE, SIDE_NAMES, SIDES
 #: ``known`` bit meaning "face up": every seat knows the token.
 FACE_UP = 1 << 8
 
+_NUMBER_WORDS = {4: "four", 6: "six", 8: "eight", 10: "ten", 12: "twelve", 20: "twenty"}
+
+
+def die_name(sides: int, plural: bool = False) -> str:
+    """``a six-sided die`` (``six-sided dice`` when ``plural``): no ``d6`` a reader might take for a room."""
+    kind = f"{_NUMBER_WORDS.get(sides, str(sides))}-sided"
+    return f"{kind} dice" if plural else f"a {kind} die"
+
+
 PLACE_ACTIONS = (("place", "secret"), ("place", "reveal"))
 ROLL = ("roll",)
 DRAGON = ("dragon",)
@@ -255,9 +264,22 @@ class DungeonRules(State):
         else:
             ok = r >= g.opt_hazard
         if g.record_events:
+            die = die_name(g.opt_die)
+            if ttype == "monster":
+                need = g.opt_monster
+                sum_text = f"{r} on {die} + {self.power[s]} attack power = {r + self.power[s]}, needed {need}"
+            else:
+                need = g.opt_hazard
+                sum_text = f"{r} on {die}, needed {need}"
             verdict = "survives" if ok else "fails"
-            self.emit(f"{g.seat_name(s)} rolls {r} and {verdict} the room.", {"seat": s, "cell": cell, "roll": r, "ok": ok},
-                      to=[s], private_text=f"You roll {r} against {g.token_name[kind]} and {'survive' if ok else 'fail'}.",
+            if self.known[cell] & FACE_UP:
+                public = (f"{g.seat_name(s)} rolls against {g.token_name[kind]}: {sum_text}: "
+                          f"{verdict} the room.")
+            else:  # the target would tell what the face-down token is
+                public = f"{g.seat_name(s)} rolls {r} on {die} and {verdict} the room (its token is secret)."
+            self.emit(public, {"seat": s, "cell": cell, "roll": r, "ok": ok},
+                      to=[s], private_text=f"You roll against {g.token_name[kind]}: {sum_text}: "
+                                           f"{'you survive' if ok else 'you fail'}.",
                       private_data={"seat": s, "cell": cell, "roll": r, "ok": ok, "token": kind})
         if ok:
             if loot:
@@ -319,7 +341,9 @@ class DungeonRules(State):
         ok = total >= g.opt_dragon
         self._count("dragon:fight", s)
         if g.record_events:
-            self.emit(f"{g.seat_name(s)} fights the dragon: {r1}+{r2}+{self.power[s]} = {total}, {'wins the jewel' if ok else 'fails'}.",
+            self.emit(f"{g.seat_name(s)} fights the dragon: two {die_name(g.opt_die, True)} {r1}+{r2}, "
+                      f"+{self.power[s]} attack power = {total}, needed {g.opt_dragon}: "
+                      f"{'wins the jewel' if ok else 'fails'}.",
                       {"seat": s, "rolls": [r1, r2], "total": total, "ok": ok})
         if ok:
             self._count("dragon:won", s)
@@ -350,10 +374,12 @@ class DungeonRules(State):
         else:
             self._count("attack:tie", s)
             if g.record_events:
-                self.emit(f"{g.seat_name(s)} attacks {g.seat_name(t)}: {a} to {d}, a tie.", {"seat": s, "target": t, "sums": [a, d]})
+                self.emit(f"{g.seat_name(s)} attacks {g.seat_name(t)}: {self._contest_text(t, a, d)}, a tie.",
+                          {"seat": s, "target": t, "sums": [a, d]})
             return
         if g.record_events:
-            self.emit(f"{g.seat_name(s)} attacks {g.seat_name(t)}: {a} to {d}, {g.seat_name(win)} wins.",
+            self.emit(f"{g.seat_name(s)} attacks {g.seat_name(t)}: {self._contest_text(t, a, d)}, "
+                      f"{g.seat_name(win)} wins.",
                       {"seat": s, "target": t, "sums": [a, d], "winner": win})
         if self.jewel == lose:
             # "If the player is attacked by another player and defeated, then that
@@ -371,6 +397,13 @@ class DungeonRules(State):
         if g.opt_steal and self.items[lose]:
             # revision log: "players can take one item from a player they defeat"
             self.stack.append(Prompt(win, "take", lose))
+
+    def _contest_text(self, t: int, a: int, d: int) -> str:
+        """``a`` and ``d`` are die + attack power of the attacker and of ``t``, in words."""
+        s, g = self.seat, self.game
+        die = die_name(g.opt_die)
+        return (f"each rolls {die} and adds attack power: {a - self.power[s]} + {self.power[s]} = {a} "
+                f"against {d - self.power[t]} + {self.power[t]} = {d}")
 
     def _take(self, win: int, lose: int, item: str) -> None:
         g = self.game

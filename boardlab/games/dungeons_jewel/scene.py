@@ -22,7 +22,8 @@ START_FILL = ("#f6d0d0", "#d0dcf6", "#d3f0d3", "#f3e4c2")
 TOKEN_COLORS = {"hazard": "#8a5a2b", "monster": "#7a1f7a", "trapdoor": "#333", "wall": "#555"}
 
 PROMPTS = {
-    "place": "Place the token you drew: keep it secret (face down) or show it (face up)",
+    "place": ("Place the token you drew: keep it secret (face down: only you and later visitors of the room"
+              " know what it is) or show it (face up: everyone sees it)"),
     "wall": "Turn the wall: choose the neighbouring room it should shut off",
     "survive": "Survive the room: use an item or roll",
     "take": "Take one item from the player you defeated",
@@ -104,8 +105,17 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         prompt = None
     elif pending is not None:
         prompt = PROMPTS.get(pending["kind"])
+        if pending["kind"] == "survive":
+            prompt = _survive_prompt(game, v, seat=view.get("seat"), pending=pending) or prompt
     elif actions:
         prompt = "Choose a room to move, or a neighbouring player to attack"
+    hint = ""
+    if not view.get("over") and actions and pending is None:
+        hint = ("Loot comes only from a new room: a treasure card when you survive a room whose token you draw;"
+                " a room that already has a token gives none.")
+    elif pending is not None and pending["kind"] == "place":
+        hint = ("Either way you face its hazard now; a secret token keeps the others guessing,"
+                " a face-up one warns everyone away.")
     return {
         "title": game.name,
         "status": status_line(view, names),
@@ -115,7 +125,22 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         "panels": panels,
         "targets": targets,
         "why_not": why_not,
+        **({"hint": hint} if hint else {}),
     }
+
+
+def _survive_prompt(game: Game, v: dict[str, Any], seat, pending: dict[str, Any]) -> str | None:
+    """The survive prompt with what a roll needs, when the seat can see the room's token."""
+    from .view import survive_need
+    if seat is None or seat != pending["seat"]:
+        return None
+    faces = {c: face for c, face, _up in v["tokens"]}
+    face = faces.get(pending["cell"])
+    if face is None:
+        return None
+    kind = game.content.token(face)
+    loot = " (survive it and you draw a treasure card)" if pending.get("loot") else " (no loot: an old room)"
+    return f"Survive {kind.name}{loot}: use an item, or roll ({survive_need(game, kind.type, v['power'][seat])})"
 
 
 def why_not_map(game: Game, view: dict[str, Any], used: set[str]) -> dict[str, str]:

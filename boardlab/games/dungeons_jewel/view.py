@@ -13,7 +13,7 @@ from typing import Any
 from boardlab.engine import Rng
 
 from .board import SIDE_NAMES, SIDES
-from .rules import FACE_UP
+from .rules import FACE_UP, die_name
 
 
 class DungeonView:
@@ -86,6 +86,10 @@ class DungeonView:
         rng.shuffle(self.deck)
 
     # -- labels --------------------------------------------------------------
+    def survive_need(self, cell: int) -> str:
+        """What a roll in ``cell`` must reach, in words (``a six-sided die: 4 or more``)."""
+        return survive_need(self.game, self.game.token_type[self.tokens[cell]], self.power[self.seat])
+
     def describe(self, action: tuple) -> str:
         g = self.game
         kind = action[0]
@@ -102,13 +106,15 @@ class DungeonView:
         if kind == "dragon":
             return "fight the dragon"
         if kind == "place":
-            return "place the token face down (secret)" if action[1] == "secret" else "place the token face up"
+            if action[1] == "secret":
+                return "place the token face down (secret: the others do not learn what is in the room)"
+            return "place the token face up (everyone sees what is in the room)"
         if kind == "wall":
             return "wall on no side" if action[1] == "none" else f"turn the wall to the {SIDE_NAMES[action[1]]} side"
         if kind == "use":
             return f"use {g.item_name.get(action[1], action[1])}"
         if kind == "roll":
-            return "roll to survive"
+            return f"roll to survive ({self.survive_need(self.stack[-1].data[0])})" if self.stack else "roll to survive"
         if kind == "take":
             return f"take {g.item_name.get(action[1], action[1])}"
         return " ".join(str(a) for a in action)
@@ -132,3 +138,11 @@ class DungeonView:
         if kind == "take":
             return ("rule:steal", f"item:{action[1]}")
         return ()
+
+
+def survive_need(game, ttype: str, power: int) -> str:
+    """What surviving a token of type ``ttype`` needs with ``power`` attack power, in words."""
+    die = die_name(game.opt_die)
+    if ttype == "monster":
+        return f"{die} + your attack power {power} must reach {game.opt_monster}"
+    return f"{die}: {game.opt_hazard} or more"
