@@ -13,6 +13,12 @@ from boardlab.engine import Prompt, Token
 from .board import cell_name, token_list
 
 WIZARD = 0
+_NUMBER_WORDS = {4: "four", 6: "six", 8: "eight", 10: "ten", 12: "twelve", 20: "twenty"}
+
+
+def die_words(sides: int) -> str:
+    """``twenty-sided`` for 20: no ``d20`` a reader might take for a square."""
+    return f"{_NUMBER_WORDS.get(sides, str(sides))}-sided"
 
 
 class CombatMixin:
@@ -47,7 +53,9 @@ class CombatMixin:
                 r = self.rng.roll(o["trap_die"])  # a d20 in every version (ledger 45)
                 total = r + self.bonus(h, "save")
                 ok = total >= target
-                self.emit(f"Hero {h.seat} rolls {r}+{total - r} against {traps} trap(s) ({target}+): {'saved' if ok else 'hurt'}",
+                bonus = f", +{total - r} save bonus = {total}" if total != r else ""
+                self.emit(f"Hero {h.seat} rolls a {die_words(o['trap_die'])} die against {traps} trap(s): {r}{bonus},"
+                          f" needed {target}: {'saved' if ok else 'hurt'}",
                           {"seat": h.seat, "roll": r, "target": target, "saved": ok})
                 self.count("trap:saves", h.seat)
                 if not ok:
@@ -99,8 +107,15 @@ class CombatMixin:
         bonus = sum(self.bonus(h, "combat") for h in heroes) + self.boost
         self.boost = 0
         won = base + bonus >= wroll + levels
+        if len(rolls) == 1:
+            hero_roll = f"the hero rolls a {die_words(20)} die: {rolls[0]}"
+        else:
+            how = "added" if o["combine_rolls"] else "the best counts"
+            hero_roll = f"the heroes roll a {die_words(20)} die each: {' and '.join(map(str, rolls))} ({how}: {base})"
         self.emit(
-            f"Fight on {cell_name(self.game, c)}: wizard {wroll}+{levels} against heroes {'/'.join(map(str, rolls))}+{bonus}: "
+            f"Fight on {cell_name(self.game, c)}: the wizard rolls a {die_words(20)} die for the monsters:"
+            f" {wroll}, +{levels} monster level(s) = {wroll + levels}; {hero_roll}, +{bonus} equipment and bonuses"
+            f" = {base + bonus}, needed {wroll + levels} (a tie goes to the heroes): "
             + ("the heroes win" if won else "the monsters win"),
             {"cell": c, "wizard": wroll, "levels": levels, "rolls": rolls, "bonus": bonus, "heroes_win": won},
         )

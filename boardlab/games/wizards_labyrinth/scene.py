@@ -18,7 +18,7 @@ from typing import Any, Sequence
 from boardlab.engine.components import DIRECTIONS
 from boardlab.engine.scene import cell_id, chess_axes, status_line
 
-from .board import DIRECTION_NAMES, cell_name, token_name
+from .board import DIRECTION_NAMES, cell_name, ring_cells, token_name
 
 HERO_COLORS = ("#1f77b4", "#2ca02c", "#d68b00", "#17becf")
 TOKEN_TEXT = {"T": "T", "X": "X"}
@@ -116,8 +116,9 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     if prompt and prompt["kind"] == "place" and prompt.get("tokens") is None:
         panels.append({"title": f"Tokens of {prompt.get('card')} to place", "rows": [["Left to place", str(prompt["tokens_left"])]]})
     elif prompt and prompt["kind"] == "place":
-        panels.append({"title": f"Tokens of {prompt.get('card')} to place", "rows": [], "cards": [
-            {"id": f"tok-{k}", "name": {"X": "blank", "T": "trap"}.get(k, f"level {k[1:]} monster")} for k in sorted(set(prompt["tokens"]))]})
+        panels.append({"title": f"Tokens of {prompt.get('card')} to place", "rows": [["Left to place", str(prompt["tokens_left"])]],
+                       "cards": [{"id": f"tok-{k}", "name": _token_count(k, prompt["tokens"].count(k))}
+                                 for k in sorted(set(prompt["tokens"]))]})
     targets = _targets(st, actions, cid, lambda c: cell_name(game, c))
     why_not = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
     for panel in panels:
@@ -125,6 +126,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
             if f"card:{card['id']}" in why_not:
                 card["why_not"] = why_not[f"card:{card['id']}"]
     acting = view.get("acting")
+    hint = decision_hint(game, st, prompt, actions) if prompt and acting == seat and seat is not None and not view.get("over") else ""
     status = status_line(view, names)
     if not view.get("over"):
         status += f" - {st['phase']} phase"
@@ -137,7 +139,62 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "panels": panels,
         "targets": targets,
         "why_not": why_not,
+        **({"hint": hint} if hint else {}),
     }
+
+
+def _token_count(kind: str, n: int) -> str:
+    """``2 blanks``, ``1 level 3 monster``: each kind of token still to place, with how many."""
+    name = {"X": "blank", "T": "trap"}.get(kind, f"level {kind[1:]} monster")
+    return f"{n} {name}{'s' if n != 1 else ''}"
+
+
+def _switch_reason(game: Any, st: dict[str, Any], h: dict[str, Any]) -> str:
+    """Why Switcheroo cannot pick living hero ``h``, from the view."""
+    n = len(st["tokens"][h["pos"]])
+    if n >= game.token_limit:
+        return f"Hero {h['seat']}'s tile already holds {n} tokens, the most a tile may hold, so no token can land there"
+    others = [o for o in st["heroes"] if o["alive"] and o is not h and o["pos"] == h["pos"]]
+    if others and not game.option_values["switcheroo_onto_heroes"]:
+        return f"Hero {h['seat']} shares his tile with another hero, and tokens never land on a hero's tile"
+    return f"no token on the board can swap with Hero {h['seat']} (none on a tile still joined to the tower)"
+
+
+def decision_hint(game: Any, st: dict[str, Any], prompt: dict[str, Any], actions: Sequence[tuple] = ()) -> str:
+    """One line that explains the acting seat's decision: the goals, the limits, why a choice is missing."""
+    o = game.option_values
+    kind = prompt["kind"]
+    need = st["keys_needed"]
+    goal = (f"The wizard hides 3 key tiles; once the heroes hold {need} key(s) the tower opens, and a hero who"
+            " reaches the tower and beats its monsters wins for the heroes. The wizard wins if every hero dies.")
+    if kind == "key":
+        return f"You hide 3 key tiles in all, face down; the heroes need {need} of them to open your tower. " + \
+            "You lose if a hero gets into the tower and beats its monsters."
+    if kind == "keep":
+        return (f"You drew {o['opening_draw']} cards and keep {o['opening_keep']} of them, one at a time;"
+                " the others go back into your deck.")
+    if kind == "rage":
+        return ("Rage: once the heroes hold the keys, each of your turns begins by destroying tiles, one per player."
+                " Only tiles whose loss still leaves every hero (and every dropped key) a way to the tower can go;"
+                " the tower's neighbours and the heroes' tiles always stay.")
+    if kind == "main":
+        return (f"Cards cost mana from your wheel ({st['wizard']['mana_left']} left this turn); the rooms the heroes flip"
+                " turn the wheel. You lose if a hero reaches the tower and beats its monsters.")
+    if kind == "place":
+        return (f"Tokens go face down on tiles with no hero, at most {game.token_limit} on a tile (the number of"
+                " players); the blanks hide where the real ones are. If no tile can take the rest, they are not placed.")
+    if kind == "switch_hero":
+        offered = {a[1] for a in actions if a[0] == "hero"}
+        missing = [h for h in st["heroes"] if h["alive"] and h["seat"] not in offered]
+        reasons = "; ".join(_switch_reason(game, st, h) for h in missing)
+        return "Switcheroo swaps a hero with a token elsewhere" + (f"; not offered: {reasons}." if reasons else ".")
+    if kind == "move":
+        return goal
+    if kind == "loot":
+        keep = prompt.get("keep")
+        return (f"The heroes keep {keep} more of these cards: give each to one of the heroes here;"
+                " the cards not taken are discarded.") if keep else ""
+    return ""
 
 
 def _placeable_text(game: Any, st: dict[str, Any], c: int, token: str | None = None) -> str | None:
@@ -155,6 +212,22 @@ def _placeable_text(game: Any, st: dict[str, Any], c: int, token: str | None = N
     if c == st["tower"] and token == "T":
         return "no trap goes in the tower"
     return None
+
+
+def _rage_reason(game: Any, st: dict[str, Any], c: int) -> str:
+    """Why the raging wizard may not destroy tile ``c``, from the view."""
+    n = st["size"]
+    if st["tiles"][c]["state"] == "removed":
+        return "the tile is already destroyed"
+    if c == st["tower"]:
+        return "the tower itself cannot be destroyed"
+    if c in ring_cells(n, st["tower"]):
+        return "the tiles around the tower always stay"
+    if any(h["alive"] and h["pos"] == c for h in st["heroes"]):
+        return "a hero stands there"
+    if any(k and d == c for d, k, _cards in st["dropped"]):
+        return "a dropped key lies there"
+    return "destroying it would cut a hero or a dropped key off from the tower"
 
 
 def _wizard_card_reason(game: Any, st: dict[str, Any], name: str) -> str:
@@ -226,6 +299,8 @@ def why_not_map(game: Any, view: dict[str, Any], used: set[str]) -> dict[str, st
                     else "no tile beside it to blow the heroes to"
             elif kind == "main":
                 out[cid(c)] = "play a card first: tokens are placed with a monster or trap card"
+            elif kind == "rage":
+                out[cid(c)] = _rage_reason(game, st, c)
             else:
                 out[cid(c)] = first
         return out

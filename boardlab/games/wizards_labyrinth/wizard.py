@@ -123,7 +123,8 @@ class WizardTurnMixin:
             self.stack.pop()
             if p.data["tokens"]:  # the prompt ends early, as the board shows: say how many, never which
                 n = len(p.data["tokens"])
-                self.emit(f"No tile can take the last {f'{n} tokens' if n > 1 else 'token'} of {p.data['card']}",
+                self.emit(f"No tile can take the last {f'{n} tokens' if n > 1 else 'token'} of {p.data['card']}"
+                          f" (at most {self.game.token_limit} tokens on a tile, none on a hero's tile)",
                           {"card": p.data["card"], "unplaced": n})
 
     def _l_spell_target(self, p: Prompt) -> list[tuple]:

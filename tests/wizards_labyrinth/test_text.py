@@ -1,0 +1,75 @@
+"""Issue 32: roll lines name the dice and the number needed; the decisions explain the rules a new player misses."""
+
+from __future__ import annotations
+
+from .helpers import Dice, move_all, put, scenario, to_moves
+
+
+def _log(s, seat=None):
+    return [e["text"] for e in s.events(seat)]
+
+
+def _scene(s, seat):
+    return s.game.scene(s.view(seat), s.legal_actions() if s.current_seat() == seat else ())
+
+
+def test_trap_and_fight_lines_name_the_dice_and_the_target():
+    s = scenario()
+    s.hero(1).equipment = ["Leather Boots"]
+    put(s, 5, "T", "m2")
+    to_moves(s)
+    s.rng = Dice([3, 14, 9])  # trap save 3 + 2 boots; wizard 14 + 2; hero 9 + 0
+    move_all(s, {1: ("move", 5)})
+    log = _log(s)
+    assert "Hero 1 rolls a twenty-sided die against 1 trap(s): 3, +2 save bonus = 5, needed 7: hurt" in log
+    assert any(t.startswith("Fight on ") and "the wizard rolls a twenty-sided die for the monsters: 14, +2 monster"
+               " level(s) = 16; the hero rolls a twenty-sided die: 9, +0 equipment and bonuses = 9, needed 16" in t
+               and t.endswith("the monsters win") for t in log)
+
+
+def test_two_heroes_fight_line_says_the_best_die_counts():
+    s = scenario()
+    put(s, 5, "m5")
+    to_moves(s)
+    s.rng = Dice([15, 4, 17])
+    move_all(s, {1: ("move", 5), 2: ("move", 5)})
+    assert any("the heroes roll a twenty-sided die each: 4 and 17 (the best counts: 17)" in t for t in _log(s))
+
+
+def test_place_panel_counts_each_kind_of_token():
+    """Orc: "Place a level 3 monster and 2 blanks": the panel lists 2 blanks, not one blank."""
+    s = scenario()
+    s.whand = ["Orc"]
+    s.mana_left = 5
+    s._legal = None
+    s.apply(("play", "Orc"))
+    panel = next(p for p in _scene(s, 0)["panels"] if p["title"] == "Tokens of Orc to place")
+    assert [c["name"] for c in panel["cards"]] == ["2 blanks", "1 level 3 monster"]
+    assert "at most 3 on a tile" in _scene(s, 0)["hint"]
+
+
+def test_switcheroo_hint_says_why_a_hero_is_not_offered():
+    s = scenario(players=4)
+    s.hero(3).pos = 10  # Heroes 1 and 2 share the start tile, Hero 3 stands alone
+    put(s, 20, "m2")
+    s.whand = ["Switcheroo"]
+    s.mana_left = 5
+    s._legal = None
+    s.apply(("play", "Switcheroo"))
+    hint = _scene(s, 0)["hint"]
+    assert "Hero 1 shares his tile with another hero" in hint and "Hero 2 shares his tile" in hint
+    assert "Hero 3" not in hint
+
+
+def test_setup_and_hero_hints_state_the_goal():
+    from boardlab.engine import make
+    s = make("wizards-labyrinth", players=3).new_state(0)
+    while s.stack[-1].kind != "key":
+        s.apply(s.legal_actions()[0])
+    assert "You hide 3 key tiles" in _scene(s, 0)["hint"]
+    while s.stack[-1].kind != "keep":
+        s.apply(s.legal_actions()[0])
+    assert "keep 3 of them" in _scene(s, 0)["hint"]
+    s = to_moves(scenario())
+    hint = _scene(s, 1)["hint"]
+    assert "hides 3 key tiles" in hint and "tower" in hint and "wins for the heroes" in hint
