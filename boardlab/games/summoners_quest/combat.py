@@ -44,7 +44,7 @@ class CombatMixin:
         me = f"S{uid}"
         other = self.combat["def"] if self.combat["att"] == me else self.combat["att"]
         self.emit(f"{card.name} uses {ab.name}.", {"ability": card.id})
-        self.apply_effects(ab.effects, seat, other if ab.target == "opponent" else me, me)
+        self.apply_effects(ab.effects, seat, other if ab.target == "opponent" else me, me, f"{card.name}'s {ab.name}")
 
     def combat_step(self) -> None:
         c = self.combat
@@ -97,7 +97,13 @@ class CombatMixin:
         while True:
             ra, rd = self.rng.roll(6), self.rng.roll(6)
             ta, td = ra + self.combat_mods(att), rd + self.combat_mods(dfn)
-            self.emit(f"Combat dice: attacker {ra} ({ta}), defender {rd} ({td}).", {"attacker_roll": ra, "defender_roll": rd})
+            tie = {"reroll": "a tie: both roll again", "attacker": "a tie: the attacker wins",
+                   "defender": "a tie: the defender wins"}.get(ties, "")
+
+            def side(pid: str, r: int, t: int) -> str:
+                return f"{self.label(pid)} rolls {r}" + (f", {t - r:+d} bonus = {t}" if t != r else "")
+            self.emit(f"Combat: each side rolls a six-sided die, the higher total wins ({tie}):"
+                      f" attacker {side(att, ra, ta)}; defender {side(dfn, rd, td)}.", {"attacker_roll": ra, "defender_roll": rd})
             if ta != td or ties != "reroll":
                 break
             self.count("rule:combat_tie", self.owner(att))

@@ -107,7 +107,7 @@ class EffectsMixin:
         row[seat] += n
 
     # -- the effect vocabulary ----------------------------------------------
-    def add_status(self, pid: str, name: str, turns: int) -> None:
+    def add_status(self, pid: str, name: str, turns: int, source: str = "") -> None:
         """Summoners hold up to 3 effects (a full set refuses new ones); a monster holds 1 (replaced).
 
         ``turns`` is the card's count of its holder's turns.  The stored count is the number of the
@@ -126,13 +126,15 @@ class EffectsMixin:
                     st[1] = max(st[1], turns)
                     return
             if len(sts) >= self.game.option_values["player_status_max"]:
-                self.emit(f"{self.label(pid)} already has the most status effects; {name} has no effect.")
+                self.emit(f"{self.label(pid)} already has the most status effects (3); {name}"
+                          f"{f' from {source}' if source else ''} has no effect.")
                 return
             sts.append([name, turns])
         else:
             m = self.summons[int(pid[1:])]
             m.status, m.status_turns = name, turns
-        self.emit(f"{self.label(pid)} is {name} for {shown} turn(s).", {"piece": pid, "status": name, "turns": shown})
+        by = f" ({source})" if source else ""
+        self.emit(f"{self.label(pid)} is {name} for {shown} turn(s){by}.", {"piece": pid, "status": name, "turns": shown})
 
     def damage(self, pid: str, n: int) -> None:
         n = max(0, n - self.passive(pid, "guard") - (1 if self.has_status(pid, "shielded") else 0))
@@ -207,8 +209,9 @@ class EffectsMixin:
                       private_text=f"You draw {self.game.cards[c].name}.", private_data={"seat": seat, "card": c})
         return drawn
 
-    def apply_effects(self, effects: tuple, caster: int, target: Any, user: str | None = None) -> None:
-        """Carry out ``effects``: ``target`` is a piece id, or a space (every enemy piece on it)."""
+    def apply_effects(self, effects: tuple, caster: int, target: Any, user: str | None = None, source: str = "") -> None:
+        """Carry out ``effects``: ``target`` is a piece id, or a space (every enemy piece on it);
+        ``source`` names what caused them in the log lines (``Frost Rune, Player 1's own trap``)."""
         if isinstance(target, int):
             victims = [p for p in self.pieces_at(target) if self.owner(p) != caster]
         else:
@@ -233,11 +236,11 @@ class EffectsMixin:
             else:
                 for v in victims:
                     if self.exists(v):
-                        self._piece_effect(e, v)
+                        self._piece_effect(e, v, source)
             if self.winner is not None:
                 return
 
-    def _piece_effect(self, e: tuple, v: str) -> None:
+    def _piece_effect(self, e: tuple, v: str, source: str = "") -> None:
         kind = e[0]
         board = self.game.board
         if kind == "damage":
@@ -258,7 +261,7 @@ class EffectsMixin:
             if p < 32:
                 self.set_pos(v, min((q for q in board.portals if q > p), default=board.portals[0]))
         elif kind == "status":
-            self.add_status(v, e[1], e[2])
+            self.add_status(v, e[1], e[2], source)
         elif kind == "cleanse":
             if v[0] == "P":
                 self.status[int(v[1:])] = []
@@ -389,7 +392,7 @@ class EffectsMixin:
             self.used_abilities.append(cid)
             self.count(f"card:{card.id}", seat)
             self.emit(f"{card.name} uses {ab.name}.", {"seat": seat, "ability": card.id, "target": action[2]})
-            self.apply_effects(ab.effects, seat, action[2], f"S{cid}")
+            self.apply_effects(ab.effects, seat, action[2], f"S{cid}", f"{card.name}'s {ab.name}")
             return
         c = cards[cid]
         if kind == "unequip":
@@ -406,7 +409,7 @@ class EffectsMixin:
             if c.lasting == "expended":
                 self.equipment_of(holder).remove(cid)
                 self.deck.discard(cid)
-            self.apply_effects(c.ability.effects, seat, action[2], holder)
+            self.apply_effects(c.ability.effects, seat, action[2], holder, f"{c.name}'s {c.ability.name}")
             return
         self.hands[seat].remove(cid)
         self.count(f"card:{cid}", seat)
@@ -429,7 +432,7 @@ class EffectsMixin:
         else:
             self.deck.discard(cid)
             self.emit(f"Player {seat + 1} casts {c.name}.", {"seat": seat, "cast": cid, "target": action[2]})
-            self.apply_effects(c.effects, seat, action[2], f"P{seat}")
+            self.apply_effects(c.effects, seat, action[2], f"P{seat}", f"Player {seat + 1}'s {c.name}")
 
     def label(self, pid: str) -> str:
         if pid[0] == "P":

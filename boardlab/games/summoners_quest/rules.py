@@ -96,7 +96,8 @@ class SummonersQuestRules(CombatMixin, EffectsMixin, State):
     def roll_order(self, seats: list[int]) -> list[int]:
         """Each seat rolls a d6, highest first; tied seats re-roll among themselves, keeping their place."""
         rolls = {s: self.rng.roll(6) for s in seats}
-        self.emit("Order rolls: " + ", ".join(f"P{s + 1} {r}" for s, r in rolls.items()), {"rolls": {str(s): r for s, r in rolls.items()}})
+        self.emit("Turn order: each rolls a six-sided die, the highest plays first: "
+                  + ", ".join(f"Player {s + 1} {r}" for s, r in rolls.items()), {"rolls": {str(s): r for s, r in rolls.items()}})
         out: list[int] = []
         for value in sorted(set(rolls.values()), reverse=True):
             group = [s for s in seats if rolls[s] == value]
@@ -305,7 +306,8 @@ class SummonersQuestRules(CombatMixin, EffectsMixin, State):
         elif kind == "roll":
             self.dice = (self.rng.roll(6), self.rng.roll(6))
             self.phase = "move"
-            self.emit(f"Player {self.active + 1} rolls {self.dice[0]}+{self.dice[1]} = {sum(self.dice)}.", {"dice": list(self.dice)})
+            self.emit(f"Player {self.active + 1} rolls two six-sided dice to move: {self.dice[0]}+{self.dice[1]} = {sum(self.dice)}.",
+                      {"dice": list(self.dice)})
         elif kind == "move":
             self.do_move(action)
         elif kind == "stay":
@@ -397,7 +399,9 @@ class SummonersQuestRules(CombatMixin, EffectsMixin, State):
         card = self.game.cards[cid]
         self.deck.discard(cid)
         self.count(f"trap:{cid}", self.owner(victim))
-        self.emit(f"{self.label(victim)} springs {card.name} (Player {owner + 1}'s trap).", {"trap": cid, "victim": victim, "owner": owner})
+        whose = (f"Player {owner + 1}'s own trap: a trap catches its owner's pieces too" if self.owner(victim) == owner
+                 else f"Player {owner + 1}'s trap")
+        self.emit(f"{self.label(victim)} springs {card.name} ({whose}).", {"trap": cid, "victim": victim, "owner": owner})
         for eq in list(self.equipment_of(victim)):
             ec = self.game.cards[eq]
             if ec.passive_value("ward"):
@@ -410,11 +414,14 @@ class SummonersQuestRules(CombatMixin, EffectsMixin, State):
         vcard = self.card_of(victim)
         bonus = self.passive(victim, "trap_roll") + (2 if vcard is not None and vcard.move == "trapsense" else 0)
         r = self.rng.roll(6)
+        roll = f"{self.label(victim)} rolls a six-sided die to negate {card.name}: {r}" + (
+            f", +{bonus} trap bonus = {r + bonus}" if bonus else "") + f", needed {need}"
         if r + bonus >= need:
-            self.emit(f"Negation roll {r}{'+' + str(bonus) if bonus else ''} (needs {need}+): the trap is destroyed.", {"negate": r, "need": need})
+            self.emit(f"{roll}: the trap is destroyed.", {"negate": r, "need": need})
             return
-        self.emit(f"Negation roll {r}{'+' + str(bonus) if bonus else ''} (needs {need}+): the trap takes effect.", {"negate": r, "need": need})
-        self.apply_effects(card.summon_effects if vcard is not None else card.effects, owner, victim)
+        self.emit(f"{roll}: the trap takes effect.", {"negate": r, "need": need})
+        source = f"{card.name}, Player {owner + 1}'s {'own ' if self.owner(victim) == owner else ''}trap"
+        self.apply_effects(card.summon_effects if vcard is not None else card.effects, owner, victim, source=source)
 
     def space_effect(self, movers: list[str], space: int, jump: bool) -> None:
         kind = self.game.board.kinds[space]

@@ -243,7 +243,25 @@ def why_not_map(game: Game, view: dict[str, Any], used: set[str]) -> tuple[dict[
                                else "roll first: pieces move after the roll" if phase == "pre"
                                else "you have moved this turn" if phase == "post"
                                else f"your {m['name']} cannot move now (in the chamber, or stunned)")
+    if not hint and phase in ("pre", "post") and prompt is None:
+        hint = _turn_hint(game, st, seat, out)
     return out, hint
+
+
+def _turn_hint(game: Game, st: dict[str, Any], seat: int, why: dict[str, str]) -> str:
+    """The goal, how the centre opens, when a summon can be called, and why a card in hand is not offered."""
+    o = game.option_values
+    how = ("pay it from anywhere on your turn" if o["gate_opening"] == "at-will"
+           else "pay it as you move through a closed gate")
+    parts = [f"To win, hold the Chamber of Victory for {o['hold_turns']} turns or be the last summoner standing;"
+             f" a mana gate to the centre opens for {o['gate_cost']} mana: {how}.",
+             "A summon is called onto your summoner's space and only when no other piece stands there,"
+             " so after summoning move on before calling the next."]
+    blocked = [f"{game.cards[cid].name} ({why[f'card:{cid}']})" for cid in dict.fromkeys(st.get("hand") or ())
+               if f"card:{cid}" in why]
+    if blocked:
+        parts.append("Not playable now: " + "; ".join(blocked) + ".")
+    return " ".join(parts)
 
 
 def _piece(st: dict[str, Any], pid: Any) -> str:
