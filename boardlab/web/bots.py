@@ -257,13 +257,12 @@ class BotPool:
             raise asyncio.CancelledError
         game = state.game
         cls = type(game)
-        # The state's JSON (its whole log, plus a digest) in a worker thread: a late
-        # Dungeon's Jewel state took milliseconds of the event loop per bot move (issue 30,
-        # the soak's probe).  ``state`` is never changed once it is a match's state.
-        doc = await asyncio.to_thread(state.to_json)
+        # On the event loop, not in a thread: a state builds its log lazily (clones share it), and
+        # a snapshot built meanwhile on the loop raced to_json in a thread (the worker then
+        # refused the document: "state field 'log' does not match"; tests/web/test_leaks.py).
         job = (
             game.id, f"{cls.__module__}:{cls.__qualname__}", game.players, game.variant,
-            dict(game.overrides), doc, seat, spec, seed,
+            dict(game.overrides), state.to_json(), seat, spec, seed,
         )
         fut = self._get().schedule(_think, args=(job,), timeout=self.move_limit)
         try:
