@@ -40,7 +40,7 @@ def test_prototype_teleport_is_described_as_the_jump_it_is():
     ref = _panel(make("blackfire", variant="prototype"))
     assert "d6" not in ref["teleport"] and "Orb" not in ref["teleport"]
     assert ref["teleport"].startswith("The unit may teleport up to 3 spaces")
-    assert "Roll a d6. 1-4: move the Orb" in _panel(make("blackfire"))["teleport"]
+    assert "Roll a six-sided die. 1-4: move the Orb" in _panel(make("blackfire"))["teleport"]
 
 
 @pytest.mark.seed("blackfire:91.2", "blackfire:65.1", "blackfire:73.1")

@@ -68,7 +68,8 @@ class CombatMixin:
         r = self.rng.roll(6)
         won = r >= self.game.opt["contest_target"]
         self._count("rule:archer-contest", side)
-        self.emit(f"Archer contest: the {UNIT_NAMES[u]} rolls {r} and {'wins' if won else 'loses'}.",
+        self.emit(f"Archer contest: the {UNIT_NAMES[u]} rolls a six-sided die: {r},"
+                  f" needed {self.game.opt['contest_target']}: {'wins' if won else 'loses'}.",
                   {"unit": u, "roll": r, "won": won})
         if won:
             self._count("rule:contest-won", side)

@@ -81,14 +81,19 @@ class BlackfireRules(CombatMixin, TokensMixin, State):
         self.placing = [[], []]
         self.emit("The players' tokens are revealed face down.", {"tokens": sorted(self.tokens)})
         self.red_start = self.rng.roll(4) - 1
-        self.emit(f"Red starts at Red start #{self.red_start + 1} (d4).", {"roll": self.red_start + 1})
+        r = self.red_start + 1
+        self.emit(f"Rolled {r} on a four-sided die: red starts at start square R{r}"
+                  f" ({castle.label(castle.red_starts[self.red_start])}).", {"roll": r})
         self.exit = self.rng.roll(4) - 1
-        self.emit(f"Exit #{self.exit + 1} is open (d4).", {"roll": self.exit + 1})
+        r = self.exit + 1
+        self.emit(f"Rolled {r} on a four-sided die: exit E{r} ({castle.label(castle.exits[self.exit])}) is open;"
+                  " the Orb leaves the castle there.", {"roll": r})
         fixed = opt["colours"]
         if fixed == "roll":
             r = self.rng.roll(6)
             green_seat = 0 if r % 2 == 0 else 1
-            self.emit(f"Player 1 rolls {r}: {'even' if r % 2 == 0 else 'odd'}, so Player {green_seat + 1} plays green.", {"roll": r})
+            self.emit(f"Player 1 rolls a six-sided die: {r}, {'even' if r % 2 == 0 else 'odd'}, so Player {green_seat + 1}"
+                      " plays green (even: Player 1 is green).", {"roll": r})
         else:
             green_seat = 0 if fixed == "seat1-green" else 1
         self.side_of_seat = [GREEN, RED] if green_seat == 0 else [RED, GREEN]

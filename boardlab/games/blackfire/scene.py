@@ -69,14 +69,14 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         elif ch in "1234":
             n = int(ch)
             cell["label"] = f"R{n}"
-            cell["title"] = f"{castle.label(i)}: Red start #{n}" + (" (red's start)" if red_start == n else "")
+            cell["title"] = f"{castle.label(i)}: red start square R{n}" + (" (red's start)" if red_start == n else "")
             if red_start == n:
                 cell["fill"] = "#e58f84"
         elif ch in "ABCD":
             n = "ABCD".index(ch) + 1
             cell["label"] = f"E{n}"
             is_open = open_exit == n
-            cell["title"] = f"{castle.label(i)}: exit #{n}" + (" (open: carry the Orb out here)" if is_open else " (closed)")
+            cell["title"] = f"{castle.label(i)}: exit E{n}" + (" (open: carry the Orb out here)" if is_open else " (closed)")
             if is_open:
                 cell["fill"] = "#3fa9f5"
                 cell["highlight"] = True
@@ -157,12 +157,14 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "title": "Tokens (the reference printed on the board)",
         "rows": [["Face down on the board", str(len(st["tokens"]))],
                  ["Still hidden, by kind", ", ".join(f"{k} {n}" for k, n in hidden.items() if n) or "none"],
-                 ["Open exit", f"#{open_exit}" if open_exit else "not rolled yet"],
-                 ["Red start", f"#{red_start}" if red_start else "not rolled yet"]],
+                 ["Open exit", f"E{open_exit} ({castle.label(castle.exits[open_exit - 1])})" if open_exit else "not rolled yet"],
+                 ["Red start", f"R{red_start} ({castle.label(castle.red_starts[red_start - 1])})" if red_start
+                  else "not rolled yet"]],
         # generated from the rules' options (tokens.token_reference), so it cannot drift from them
         "cards": [{"id": f"ref-{k}", "name": k.capitalize(), "text": text, "face_down": False}
                   for k, text in game.token_reference.items()],
     })
+    panels.append(board_key(castle, open_exit, red_start))
     targets = []
     for i, a in enumerate(actions):
         clicks = _clicks(castle, a)
@@ -170,7 +172,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
             targets.append({"action": i, "clicks": clicks, "label": _label(castle, a)})
     why_not = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
     for panel in panels:
-        for c in panel["cards"]:
+        for c in panel.get("cards") or ():
             if f"card:{c['id']}" in why_not:
                 c["why_not"] = why_not[f"card:{c['id']}"]
     prompt = st.get("prompt")
@@ -192,6 +194,23 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         **({"hint": PLACE_HINT.format(n=game.opt["tokens_per_player"])}
            if st["phase"] == "place" and actions else {}),
     }
+
+
+def board_key(castle: Any, open_exit: int | None, red_start: int | None) -> dict[str, Any]:
+    """The marks printed on the castle, explained before any unit stands on them (issue 32)."""
+    exit_now = (f"; a four-sided die opened E{open_exit} ({castle.label(castle.exits[open_exit - 1])})"
+                if open_exit else "; a four-sided die opens one after the tokens are placed")
+    red_now = (f"; a four-sided die chose R{red_start} ({castle.label(castle.red_starts[red_start - 1])})"
+               if red_start else "; a four-sided die picks one after the tokens are placed")
+    return {"title": "Board key", "rows": [
+        ["G", f"green's start, in the centre ({castle.label(castle.green_start)})"],
+        ["R1-R4", "the four possible red start squares" + red_now],
+        ["E1-E4", "the four exits: the sorcerer carrying the Orb wins by reaching the open one" + exit_now],
+        ["T", "a treasure room"],
+        ["?", "a face-down token: a unit that stops on it turns it over"],
+        ["Letters", "the units by their initials (sorcerer, archer, warrior): capitals for green, small letters for red"],
+        ["[3]", "in a narrow terminal: three pieces share that square (they are listed under the board)"],
+    ]}
 
 
 #: The opening decision explained in one line (a choice among most of the castle's squares).

@@ -53,7 +53,7 @@ def token_reference(opt: Mapping[str, Any], counts: Mapping[str, int]) -> dict[s
     jump = (f"the unit may teleport up to {_spaces(opt['teleport_range'])}, regardless of walls, but not into "
             "inaccessible spaces")
     if opt["teleport_table"]:
-        texts["teleport"] = ("Roll a d6. 1-4: move the Orb to Red start #1-#4. 5: Mass Recall, every archer and "
+        texts["teleport"] = ("Roll a six-sided die. 1-4: move the Orb to red start square R1-R4. 5: Mass Recall, every archer and "
                              f"warrior returns to its Sorcerer.{mass} 6: {jump}.")
     else:
         texts["teleport"] = jump[0].upper() + jump[1:] + "."
@@ -90,12 +90,14 @@ class TokensMixin:
         elif kind == "teleport":
             r = self.rng.roll(6) if opt["teleport_table"] else 6
             if opt["teleport_table"]:
-                self.emit(f"Teleport: the {UNIT_NAMES[u]} rolls {r}.", {"unit": u, "roll": r})
+                self.emit(f"Teleport: the {UNIT_NAMES[u]} rolls a six-sided die: {r} (1-4: the Orb moves to that red"
+                          " start square, 5: Mass Recall, 6: the unit teleports).", {"unit": u, "roll": r})
             if r <= 4:
                 self._count("rule:teleport-orb", unit.side)
                 self.orb_holder = None
                 self.orb_cell = self.game.castle.red_starts[r - 1]
-                self.emit(f"The Orb is moved to Red start #{r}.", {"cell": self.orb_cell})
+                self.emit(f"The Orb is moved to red start square R{r} ({self.game.castle.label(self.orb_cell)}).",
+                          {"cell": self.orb_cell})
             elif r == 5:
                 self._count("rule:mass-recall", unit.side)
                 self.emit("Mass Recall: all units return to their sorcerer.")
