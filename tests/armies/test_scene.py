@@ -20,8 +20,9 @@ def test_scene_board_items_panels_and_targets():
     cols, rows = board["col_labels"], board["row_labels"]
     queen = next(i for i in board["items"] if cols[i["x"]] + rows[i["y"]] == "d1")
     assert queen["title"].startswith("white queen")
-    assert "Heavy Cavalry (spent)" in queen["title"] and queen["badge"].startswith("l")
-    white, black = scene["panels"]
+    assert "Heavy Cavalry (spent: it has acted, so its army cannot attack until it rests)" in queen["title"] and queen["badge"].startswith("l")
+    white, black, key = scene["panels"]
+    assert key["title"] == "Key" and "'l' a spent one" in key["rows"][0][1]
     assert [c["name"] for c in white["cards"]] == ["Shield Bearers", "Teachings of Tor"]
     assert all(c.get("face_down") for c in black["cards"])
     assert any("Lorin 2/2" in r[1] for r in white["rows"] if r[0].startswith("General skill"))

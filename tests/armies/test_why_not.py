@@ -23,7 +23,7 @@ def hand_reason(scene, name, seat=0):
 def test_a_card_whose_cost_the_pieces_cannot_pay_says_what_it_costs_and_what_they_hold():
     st = position({"e1": "K", "e8": "k"}, hands=(["Heavy Cavalry", "Teachings of Gnar"], []))
     give(at(st, "e1"), "L")
-    why = "it costs 5 any + 2 Gnar and your pieces hold 1 Lorin"
+    why = "it costs 5 of any domain + 2 Gnar and your pieces hold 1 Lorin"
     assert st.why_not(0, "Heavy Cavalry") == why
     assert st.why_not(0, "heavy cavalry") == why  # any case, and by its click id too
     click = next(f"card:{c['id']}" for p in scene_of(st)["panels"] if p["seat"] == 0 for c in p["cards"]
@@ -45,7 +45,7 @@ def test_a_major_card_after_the_major_action_says_so():
     assert st.why_not(0, "Double March") is None  # payable: a legal action plays it
     st.major_used = True
     st._legal = None
-    assert st.why_not(0, "Double March") == "playing it is a major action, and you used this turn's major action"
+    assert st.why_not(0, "Double March") == "playing it is a major action (one a turn: a Leader, Maneuver, Boon, Curse or Strategy), and you used this turn's major action"
 
 
 def test_a_payable_card_without_a_target_says_what_it_needs():
@@ -63,8 +63,8 @@ def test_pieces_and_squares_say_why_in_each_phase():
     assert st.why_not(1, "a7") == "it is not your turn"
     st.apply(("move", 12, 20, ""))  # e2-e3: the Second Opportunity
     assert st.view(0)["state"]["phase"] == "opp2"
-    assert st.why_not(0, "e3") == ("you already moved this turn; your pawn has all its skill and no spent leader,"
-                                   " so it has nothing to rest (rest another army or end the turn)")
+    assert st.why_not(0, "e3") == ("you already moved this turn; your pawn has all its skill and no spent (used) leader,"
+                                   " so resting it would restore nothing (rest another army or end the turn)")
     with pytest.raises(InvalidOptionError):
         st.why_not(0, "z9")
 
@@ -76,7 +76,7 @@ def test_only_ending_the_turn_is_explained():
     st._legal = None
     assert st.legal_actions() == (("end",),)
     hint = scene_of(st)["hint"]
-    assert hint == ("You can only end the turn: no army of yours has spent skill or a spent leader to rest;"
+    assert hint == ("You can only end the turn: no army of yours has used skill or a spent (used) leader for a rest to restore;"
                     " none of the 2 cards in hand can be played (1 played only in response, 1 too costly for your skill).")
     assert "hint" not in scene_of(st, 1)  # the other seat is not asked anything
 
@@ -92,5 +92,5 @@ def test_the_first_decision_is_grouped_and_explained():
     assert st.describe(("skills", "GGT")) == "General skill: 2 Gnar + 1 Tor"
     assert st.describe(("skills", "GTT")) == "General skill: 2 Tor + 1 Gnar"
     hint = scene_of(st)["hint"]
-    assert hint.startswith("Your General starts with 3 skill points; each pays one point of that domain")
-    assert "your deck's costs ask for" in hint
+    assert hint.startswith("Your General starts with 3 skill points, chosen now before you draw your hand")
+    assert "Your deck's cards cost mostly " in hint

@@ -37,14 +37,17 @@ def _cell(sq: int) -> str:
 
 #: What an army's skill is, said once where the panels show it (issue 32: "green" alone told a newcomer nothing).
 NO_SKILL = "none yet (a \"green\" army: no skill in any domain)"
+#: A General whose chosen skill is all gone: it had three points at setup, so "none yet" would be wrong.
+LOST_SKILL = "none left: it lost every skill point in lost battles (it can no longer pay card costs)"
 
 
-def _skill_text(skill, maxs) -> str:
-    """An army's skill by domain, now/max: ``"Gnar 1/2, Tor 1/1"`` (never the domain letters)."""
+def _skill_text(skill, maxs, lost: bool = False) -> str:
+    """An army's skill by domain, now/max: ``"Gnar 1/2, Tor 1/1"`` (never the domain letters);
+    ``lost``: the army had skill once (a General after setup), so none means it was lost, not never gained."""
     from .content import DOMAIN_NAMES
 
     parts = [f"{DOMAIN_NAMES[d]} {skill[i]}/{maxs[i]}" for i, d in enumerate(DOMAINS) if maxs[i] or skill[i]]
-    return ", ".join(parts) if parts else NO_SKILL
+    return ", ".join(parts) if parts else LOST_SKILL if lost else NO_SKILL
 
 
 WINDOW_WORDS = {"attack": "when one of your pieces is attacked", "after_dice": "after the dice of an attack on you",
@@ -52,11 +55,11 @@ WINDOW_WORDS = {"attack": "when one of your pieces is attacked", "after_dice": "
 
 
 def _names(text: str) -> str:
-    """``"2GG"`` -> ``"2 any + 2 Gnar"``."""
+    """``"2GG"`` -> ``"2 of any domain + 2 Gnar"``."""
     from .content import DOMAIN_NAMES, parse_cost
 
     cost = parse_cost(text)
-    parts = ([f"{cost[0]} any"] if cost[0] else []) + [f"{n} {DOMAIN_NAMES[d]}" for d, n in zip(DOMAINS, cost[1:]) if n]
+    parts = ([f"{cost[0]} of any domain"] if cost[0] else []) + [f"{n} {DOMAIN_NAMES[d]}" for d, n in zip(DOMAINS, cost[1:]) if n]
     return " + ".join(parts) or "nothing"
 
 
@@ -69,6 +72,26 @@ def _held(pool: list[int]) -> str:
     from .content import DOMAIN_NAMES
 
     return ", ".join(f"{n} {DOMAIN_NAMES[d]}" for d, n in zip(DOMAINS, pool) if n) or "no skill"
+
+
+#: A spent leader, in words (issue 32: "spent" alone was never explained).
+SPENT = "spent: it has acted, so its army cannot attack until it rests"
+
+
+def line_words(c) -> str:
+    """A card's type line with what its playing restriction and a major action mean:
+    ``"Leader Maneuver (through a piece whose leader is ready; a major action, one a turn)"``."""
+    notes = []
+    if c.restriction == "leader":
+        notes.append("played through a piece whose leader is ready" if c.type in ("maneuver", "technique")
+                     else "onto an army that has a leader")
+    elif c.restriction == "army":
+        notes.append("onto an army other than the General")
+    elif c.restriction == "general":
+        notes.append("onto your General")
+    if c.major or c.type == "strategy":
+        notes.append("a major action: one a turn")
+    return f"{c.line} ({'; '.join(notes)})" if notes else c.line
 
 
 def card_reason(game, s: dict[str, Any], seat: int, name: str) -> str:
@@ -86,7 +109,8 @@ def card_reason(game, s: dict[str, Any], seat: int, name: str) -> str:
     if c.type == "technique" and "own" not in c.windows:
         return "a technique played only in response, " + " or ".join(WINDOW_WORDS[w] for w in c.windows)
     if (c.major or c.type == "strategy") and s["major_used"]:
-        return "playing it is a major action, and you used this turn's major action"
+        return ("playing it is a major action (one a turn: a Leader, Maneuver, Boon, Curse or Strategy),"
+                " and you used this turn's major action")
     limit = game.option_values.get("trainings_per_turn", 0)
     if c.type == "training" and limit and s["trained"] >= limit:
         return f"you already played {limit} Training card{'s' if limit > 1 else ''} this turn"
@@ -114,8 +138,8 @@ def _piece_reason(game, s: dict[str, Any], seat: int, a: dict[str, Any], side: s
     what = f"your {B.PIECE_NAMES[a['kind']]}"
     if s["phase"] == "opp2":
         if a["skill"] == a["max"] and not (a["leader"] and a["spent"]):
-            return (f"you already moved this turn; {what} has all its skill and no spent leader, so it has nothing"
-                    " to rest (rest another army or end the turn)")
+            return (f"you already moved this turn; {what} has all its skill and no spent (used) leader, so resting it"
+                    " would restore nothing (rest another army or end the turn)")
         return f"you already moved this turn, and {what} cannot rest (a card forbids it)"
     if a["calmed"]:
         return f"{what} cannot move or attack this turn (Unholy Bloodthirst)"
@@ -152,11 +176,12 @@ def why_not_map(game, view: dict[str, Any], actions: Sequence[tuple], hand_ids: 
         if sq not in occupied and click not in used:
             out[click] = ("finish the current decision first: " + _lower_first(PROMPTS.get(p["kind"], "the choice in the list")) if p is not None
                           else "none of your pieces can move there now" if s["phase"] == "opp1"
-                          else "you already moved this turn (rest an army, play a card or end the turn)")
+                          else "you already moved this turn (rest an army: its skill back to maximum and its"
+                          " leader ready; play a card or end the turn)")
     hint = ""
     kinds = {act[0] for act in actions}
     if p is None and kinds <= {"end", "pass"} and actions:
-        rest = ("no army of yours has spent skill or a spent leader to rest" if s["phase"] == "opp2"
+        rest = ("no army of yours has used skill or a spent (used) leader for a rest to restore" if s["phase"] == "opp2"
                 else "no piece of yours can move")
         why: dict[str, int] = {}
         for r in by_card.values():
@@ -179,10 +204,14 @@ def _setup_hint(game, seat: int) -> str:
         c = game.cards.get(n)
         if c is not None:
             need = [x + y for x, y in zip(need, c.cost[1:])]
-    order = sorted(range(5), key=lambda d: (-need[d], d))
-    top = ", ".join(f"{DOMAIN_NAMES[DOMAINS[d]]} {need[d]}" for d in order if need[d])
-    return ("Your General starts with 3 skill points; each pays one point of that domain toward card costs"
-            + (f" (your deck's costs ask for {top})" if top else "") + ".")
+    order = [d for d in sorted(range(5), key=lambda d: (-need[d], d)) if need[d]]
+    names = [DOMAIN_NAMES[DOMAINS[d]] for d in order]
+    mostly = names[0] if len(names) == 1 else f"{names[0]} and {names[1]}" if names else ""
+    top = ", ".join(f"{DOMAIN_NAMES[DOMAINS[d]]} {need[d]}" for d in order)
+    # the deck list is the seat's own (its name is in every view): its make-up is known, its order is not
+    return ("Your General starts with 3 skill points, chosen now before you draw your hand; each pays one point"
+            " of its domain toward card costs, and your other armies have none until Training cards add some."
+            + (f" Your deck's cards cost mostly {mostly} (points of each domain over the whole deck: {top})." if top else ""))
 
 
 def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
@@ -209,7 +238,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         if any(a["max"]):
             title.append("skill (now/max) " + _skill_text(a["skill"], a["max"]))
         if a["leader"]:
-            title.append(f"leader: {a['leader']} ({'spent' if a['spent'] else 'ready'})"
+            title.append(f"leader: {a['leader']} ({SPENT if a['spent'] else 'ready'})"
                          + (f", {a['hope']} Hope" if a["hope"] else ""))
         for n, o in a["attached"]:
             title.append(f"{n} (from {SEATS[o]})")
@@ -224,7 +253,8 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
     panels = []
     for p in (0, 1):
         g = next((a for a in s["armies"] if a["kind"] == "K" and a["seat"] == p), None)
-        rows = [["General skill (now/max; pays card costs)", _skill_text(g["skill"], g["max"]) if g else "-"],
+        rows = [["General skill (now/max; pays card costs)",
+                 _skill_text(g["skill"], g["max"], lost=s["phase"] != "setup") if g else "-"],
                 ["Hand", str(s["hand_sizes"][p])], ["Deck", str(s["deck_sizes"][p])],
                 ["Discard", str(len(s["discards"][p]))]]
         if s["deck_names"][p]:
@@ -233,7 +263,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
             if a["seat"] == p and a["kind"] != "K" and (any(a["max"]) or a["leader"] or a["attached"]):
                 desc = [_skill_text(a["skill"], a["max"])]
                 if a["leader"]:
-                    desc.append(f"{a['leader']} ({'spent' if a['spent'] else 'ready'})")
+                    desc.append(f"{a['leader']} ({SPENT if a['spent'] else 'ready'})")
                 desc += [n for n, _ in a["attached"]]
                 rows.append([f"{B.PIECE_NAMES[a['kind']]} {B.square_name(a['sq'])}", "; ".join(desc)])
         for st_ in s["strategies"]:
@@ -244,7 +274,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         if seat == p and s["hand"] is not None:
             for i, n in enumerate(s["hand"]):
                 c = game.cards[n]
-                cards.append({"id": f"h{i}", "name": n, "text": f"{c.line}, costs {_names(cost_text(c.cost)) if sum(c.cost) else 'nothing'}: {plain_card_text(c.text)}"})
+                cards.append({"id": f"h{i}", "name": n, "text": f"{line_words(c)}, costs {_names(cost_text(c.cost)) if sum(c.cost) else 'nothing'}: {plain_card_text(c.text)}"})
         else:
             known = list(s["revealed"][p])
             for i in range(s["hand_sizes"][p]):
@@ -254,6 +284,12 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
                     cards.append({"id": f"o{p}_{i}", "name": "card", "face_down": True})
         panels.append({"title": SEATS[p].capitalize(), "seat": p, "active": view.get("acting") == p,
                        "color": "#eee" if p == 0 else "#333", "rows": rows, "cards": cards})
+    panels.append({"title": "Key", "rows": [
+        ["Badges", "'L' a ready leader, 'l' a spent one (it has acted; its army cannot attack until it rests),"
+                   " '+N' the leader's Hope; a number counts the cards attached to the army (boons, curses, training)"],
+        ["Skill", "each army's points by domain pay card costs; a cost of '2 of any domain' takes points of any"
+                  " domain; spent points come back when the army rests"],
+    ], "cards": []})
     targets = []
     hand_ids = {}
     if s["hand"] is not None:
@@ -283,8 +319,8 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
     used = {c for t in targets for c in t["clicks"]}
     why_not, card_why, hint = why_not_map(game, view, actions, hand_ids, used)
     for panel in panels:
-        if panel["seat"] == seat:
-            for c in panel["cards"]:
+        if panel.get("seat") == seat:
+            for c in panel.get("cards") or ():
                 if c["name"] in card_why:
                     c["why_not"] = card_why[c["name"]]
     phase = {"opp1": "First Opportunity / Move", "opp2": "Second Opportunity / Rest", "setup": "Setup",
@@ -298,7 +334,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
             prompt += f" (attack {s['prompt']['a']} vs defense {s['prompt']['d']})"
     elif seat is not None and view.get("acting") == seat:
         prompt = ("Play cards, then move a piece (or pass)" if s["phase"] == "opp1"
-                  else "Play cards, then rest an army or end the turn")
+                  else "Play cards, then rest an army (its skill back to maximum, its leader ready) or end the turn")
     return {
         "title": "Armies",
         "status": status_line(view, [n.capitalize() for n in SEATS]) + f" - turn {view['turn']}, {phase}"
