@@ -3,13 +3,15 @@
 Each human seat sees only its own view: the board is drawn from the scene of
 that seat's view, with the events since its last turn (redacted for it).
 When several humans share the terminal, a hand-over screen comes between
-their turns.  The game is saved (config, seed, agents, actions) for
+their turns.  The game's quick start comes first and again on ``r``; a seat's only choice is
+taken for it; a turn-ending choice picked by a number that changed meaning is confirmed.  The game is saved (config, seed, agents, actions) for
 ``boardlab replay``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +27,24 @@ from boardlab.engine.game import Game
 from boardlab.agents.runner import agent_seed
 from boardlab.engine.scene import status_line
 from boardlab.engine.state import State
-from boardlab.render.compact import Squares, compact_frame
+from boardlab.render.compact import Squares, compact_frame, pages, quick_start_lines, text_lines
 from boardlab.render.terminal import layout_panels, render_actions, render_scene
+from boardlab.web.rules import quick_start
 
 from .common import HUMAN, PLAYERS, SEED, console, make_game, parse_seats
 from .savefile import SavedGame
 
 HELP_LINE = ("Type the number of an action, or a square (c4; b1 c3 for a piece and where it goes) to take "
-             "the action that lands there; 'a' lists every choice, 'm' shows the next page of choices, "
-             "'b' the whole board, 'i' every panel, 'l' your whole log; 'r' redraws, 'q' saves and quits.")
+             "the action that lands there; 'r' shows the rules (the game's quick start), 'a' lists every choice, "
+             "'m' shows the next page of choices, 'b' the whole board, 'i' every panel, 'l' your whole log; "
+             "Enter redraws, 'q' saves and quits. When you have only one choice it is taken for you, and the "
+             "next screen says so. Ending your turn, passing, discarding or setting a trap by its number asks "
+             "y/n first if that number meant another choice on your last screen (the list changed since: a "
+             "bot moved, or this is a follow-up choice); a square never asks.")
+#: Choices that end a turn or give something up: picked by a number whose meaning changed since the
+#: player's last screen, they are confirmed first (issue 32: stale numbers ended turns and discarded items).
+RISKY = re.compile(r"^(end|pass|skip|discard|set (a )?trap|no move|no more)\b", re.IGNORECASE)
+START_PROMPT = "Press Enter to start (r shows these rules at any choice, q quits): "
 
 
 class Quit(Exception):
@@ -62,6 +73,10 @@ class PlaySession:
         self.seen: dict[int | None, int] = {s: 0 for s in self.humans}
         self.seen[None] = 0
         self.last_human: int | None = None
+        #: per human seat: what was taken for it since its last screen (its only choice)
+        self.notes: dict[int, list[str]] = {s: [] for s in self.humans}
+        #: per human seat: the choice list it last answered (to tell a stale number)
+        self.last_labels: dict[int, list[str]] = {}
         others = [f"{self._name(s)}: {spec}" for s, spec in enumerate(specs) if spec != HUMAN]
         #: who plays what, in one line (a compact first screen shows it: the header is cleared)
         self.intro = (f"You play {', '.join(self._name(s) for s in self.humans)}"
@@ -74,6 +89,8 @@ class PlaySession:
             self.out.print(f"  {self._name(s)}: {spec}")
         quit_early = False
         try:
+            if self.humans:
+                self._show_rules(start=True)
             while True:
                 seat = self.state.current_seat()
                 if seat is None:
@@ -103,30 +120,44 @@ class PlaySession:
 
     # -- humans ------------------------------------------------------------
     def _human_turn(self, seat: int) -> None:
+        legal = self.state.legal_actions()
+        labels = [self.state.describe(a) for a in legal]
+        if len(legal) == 1:  # nothing to decide: taken, and the seat's next screen says so
+            self.notes.setdefault(seat, []).append(labels[0])
+            self._take(legal[0])
+            return
         if len(self.humans) > 1 and seat != self.last_human:
             self._hand_over(seat)
         self.last_human = seat
-        legal = self.state.legal_actions()
-        labels = [self.state.describe(a) for a in legal]
         scene = self.game.scene(self.state.view(seat), legal)
         squares = Squares.of(scene, labels)
         events = self._take_events(seat)
-        prompt = f"{self._name(seat)}, your choice [1-{len(legal)}{' or a square' if squares.any_named() else ''}]: "
+        prompt = (f"{self._name(seat)}, your choice [1-{len(legal)}{' or a square' if squares.any_named() else ''}]"
+                  " (r rules, h help): ")
+        taken = self.notes.get(seat) or []
+        note = ("Your only choice was taken for you: " + "; ".join(taken)) if taken else None
+        self.notes[seat] = []
         if not self.compact:
             self._print_events(seat, events)
+            if note:
+                self.out.print(note)
             self._draw(seat, replay_events=False)
         page, among, message, redraw = 0, None, None, self.compact
-        if self.compact and self.intro:  # the first screen says who plays what (the header is cleared)
-            message, self.intro = self.intro, ""
+        info = False  # the message is news (green), not an answer to a bad input (red)
+        if self.compact:  # the first screen says who plays what (the header is cleared)
+            message = " ".join(m for m in (self.intro, note and note + ".") if m) or None
+            info, self.intro = bool(message), ""
+        pending: str | None = None
         while True:
             if redraw:
-                self._frame(seat, scene, labels, squares, events, message, page, among)
+                self._frame(seat, scene, labels, squares, events, message, page, among, info)
             redraw = self.compact
-            message = None
-            answer = self._ask(prompt).strip().lower()
+            message, info = None, False
+            answer = pending if pending is not None else self._ask(prompt).strip().lower()
+            pending = None
             if answer in ("q", "quit", "exit"):
                 raise Quit
-            if answer in ("r", ""):
+            if answer == "":
                 page, among = 0, None
                 if not self.compact:
                     self._draw(seat, replay_events=False)
@@ -134,8 +165,12 @@ class PlaySession:
             if answer in ("m", "more"):
                 page += 1
                 continue
+            if answer in ("r", "rules"):
+                pending = self._show_rules(start=False, prompt=prompt)
+                redraw = False  # the rules stay on screen until the next answer
+                continue
             if answer in ("l", "log", "h", "?", "help", "a", "all", "i", "info", "b", "board"):
-                self._show_more(seat, answer[0], scene, labels)
+                pending = self._show_more(seat, answer[0], scene, labels, prompt)
                 redraw = False  # what was asked for stays on screen until the next answer
                 continue
             try:
@@ -143,9 +178,15 @@ class PlaySession:
             except ValueError:
                 n = 0
             if 1 <= n <= len(legal):
-                self._apply(legal[n - 1])
-                if self.save_path:
-                    self.saved.save(self.save_path, self.state)
+                if self._stale(seat, labels, n) and not self._confirm(
+                        n, labels[n - 1], lambda warn: self._frame(seat, scene, labels, squares, events, warn, page, among)):
+                    message = f"{n} ({labels[n - 1]}) not taken; choose again"
+                    self.last_labels[seat] = labels  # seen now: its numbers are not stale any more
+                    if not self.compact:
+                        self.out.print(message)
+                    continue
+                self.last_labels[seat] = labels
+                self._take(legal[n - 1])
                 return
             tokens = squares.parse(answer) if not answer.isdigit() else None
             if tokens is None:
@@ -154,9 +195,8 @@ class PlaySession:
             else:
                 found = squares.match(tokens)
                 if len(found) == 1:
-                    self._apply(legal[found[0]])
-                    if self.save_path:
-                        self.saved.save(self.save_path, self.state)
+                    self.last_labels[seat] = labels
+                    self._take(legal[found[0]])
                     return
                 if found:
                     among, page = found, 0
@@ -167,6 +207,68 @@ class PlaySession:
                 self.out.print(message if message else "")
                 if among is not None and message and not message.startswith("Please"):
                     self.out.print(render_actions([labels[i] for i in among], numbers=[i + 1 for i in among]))
+
+    def _take(self, action: Any) -> None:
+        self._apply(action)
+        if self.save_path:
+            self.saved.save(self.save_path, self.state)
+
+    def _stale(self, seat: int, labels: list[str], n: int) -> bool:
+        """Whether choice ``n`` ends the turn or gives something up (:data:`RISKY`) and its number
+        meant another choice (or none) on the list ``seat`` last answered."""
+        before = self.last_labels.get(seat)
+        if before is None or not RISKY.match(labels[n - 1]):
+            return False
+        return n > len(before) or before[n - 1] != labels[n - 1]
+
+    def _confirm(self, n: int, label: str, frame: Any) -> bool:
+        """Ask before a :meth:`_stale` choice is taken: y takes it, anything else does not.  On a
+        terminal the decision is redrawn with the warning (``frame(warning)``), the question below."""
+        warn = f"The choices changed since your last screen: {n} is now '{label}'."
+        if self.compact:
+            frame(warn)
+        else:
+            self.out.print(warn)
+        return self._ask(f"Take choice {n}? y/n: ").strip().lower() in ("y", "yes")
+
+    def _show_rules(self, start: bool, prompt: str = "") -> str | None:
+        """The game's quick start (the rules document's ``## Quick start``): at the start of the game
+        (a terminal waits for Enter) and on ``r``.  Returns an answer typed on a page before the last."""
+        text = quick_start(self.game)
+        title = f"{self.game.name}: quick start"
+        width = self.out.width
+        lines = (quick_start_lines(title, text, width) if text
+                 else [Text(title, style="bold"), *text_lines(self.game.description or "This game has no quick start.", width)])
+        if not self.compact:
+            if start:
+                lines.append(Text("Type r at any choice to see these rules again, h for help.", style="dim"))
+            for line in lines:
+                self.out.print(line)
+            return None
+        answer = self._pager(lines, START_PROMPT if start else prompt)
+        if start:
+            if answer is None:
+                answer = self._ask(START_PROMPT).strip().lower()
+            if answer in ("q", "quit", "exit"):
+                raise Quit
+            return None
+        return answer
+
+    def _pager(self, lines: list[Text], last_prompt: str) -> str | None:
+        """``lines`` on a cleared screen, a page at a time (the last row is the input line): Enter
+        shows the next page; anything else typed before the last page is returned as an answer.
+        The last page stays on screen for the caller's own prompt (None is returned)."""
+        width, height = self.out.size
+        shown = pages(lines, height - 1)
+        for i, page_lines in enumerate(shown):
+            self.out.clear()
+            self.out.print(Text("\n").join(page_lines), crop=True, overflow="crop", no_wrap=True)
+            if i == len(shown) - 1:
+                return None
+            answer = self._ask(f"(page {i + 1} of {len(shown)}) Enter shows more, or type your choice: ").strip().lower()
+            if answer:
+                return answer
+        return None
 
     def _why_not(self, typed: str, tokens: list[str], squares: Squares, scene: dict[str, Any]) -> str:
         """One line saying that ``typed`` (square names) names no legal action now, and why: the
@@ -185,29 +287,38 @@ class PlaySession:
         return general
 
     def _frame(self, seat: int, scene: dict[str, Any], labels: list[str], squares: Squares, events: list[str],
-               message: str | None, page: int, among: list[int] | None) -> None:
+               message: str | None, page: int, among: list[int] | None, info: bool = False) -> None:
         """Clear the screen and draw the decision so that it fits (the last row is for the input)."""
         width, height = self.out.size
         frame = compact_frame(scene, labels, width=width, height=height, events=events, message=message,
                               page=page, among=among, seat=seat, squares=squares,
-                              message_style="bold green" if message and message.startswith("You play") else "bold red")
+                              message_style="bold green" if info else "bold red")
         self.out.clear()
         self.out.print(Text("\n").join(frame.lines), crop=True, overflow="crop", no_wrap=True)
 
-    def _show_more(self, seat: int, what: str, scene: dict[str, Any], labels: list[str]) -> None:
-        """The things a compact frame leaves out, printed in full below it (they scroll)."""
+    def _show_more(self, seat: int, what: str, scene: dict[str, Any], labels: list[str], prompt: str = "") -> str | None:
+        """The things a compact frame leaves out: on a terminal on a cleared screen, paged to fit
+        it (an answer typed before the last page is returned); else printed in full (they scroll)."""
+        width = self.out.width
+        parts: list[Any] = []
         if what == "l":
-            for ev in self.state.events(seat):
-                self.out.print(f"  {ev['text']}")
+            parts = [f"  {ev['text']}" for ev in self.state.events(seat)] or ["(nothing in your log yet)"]
         elif what in ("h", "?"):
-            self.out.print(HELP_LINE)
+            parts = [HELP_LINE]
         elif what == "a":
-            self.out.print(render_actions(labels))
+            parts = [render_actions(labels)]
         elif what == "i":
-            for part in layout_panels(scene.get("panels") or (), self.out.width):
-                self.out.print(part)
+            parts = list(layout_panels(scene.get("panels") or (), width))
         elif what == "b":
-            self.out.print(render_scene({k: v for k, v in scene.items() if k != "panels"}, width=self.out.width))
+            parts = [render_scene({k: v for k, v in scene.items() if k != "panels"}, width=width)]
+        if not self.compact:
+            for part in parts:
+                self.out.print(part)
+            return None
+        lines: list[Text] = []
+        for part in parts:
+            lines += text_lines(part, width)
+        return self._pager(lines, prompt)
 
     def _hand_over(self, seat: int) -> None:
         if self.out.is_terminal:

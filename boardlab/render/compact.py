@@ -650,3 +650,57 @@ def compact_frame(scene: Scene, labels: Sequence[str], *, width: int, height: in
     lines = (header + board + small + note_lines + top_panel + other_lines + ev_lines + prompt
              + shown + msg)
     return Frame(lines[:avail], pages=choices.pages, compact_board=compact_board)
+
+
+# -- pages of text (the rules, the help, every panel) ---------------------------------------------
+def text_lines(renderable: RenderableType, width: int) -> list[Text]:
+    """Any renderable (or plain text) as lines of at most ``width`` cells, for :func:`pages`."""
+    return _lines(renderable, max(20, width))
+
+
+def quick_start_lines(title: str, markdown: str, width: int) -> list[Text]:
+    """A game's quick start (markdown bullets such as ``- **Goal:** ...``) as plain lines of at
+    most ``width`` cells: a bold title, then each bullet wrapped with a hanging indent."""
+    width = max(20, width)
+    out = [_crop(Text(title, style="bold"), width)]
+    paras: list[str] = []
+    for raw in markdown.splitlines():
+        line = raw.strip()
+        if not line:
+            paras.append("")
+        elif line.startswith(("- ", "* ")) or not paras or not paras[-1]:
+            paras.append(line)
+        else:
+            paras[-1] += " " + line
+    for para in paras:
+        if not para:
+            continue
+        bullet = para.startswith(("- ", "* "))
+        body = para[2:] if bullet else para
+        head = ""
+        m = re.match(r"\*\*([^*]+)\*\*\s*", body)
+        if m:
+            head, body = m.group(1), body[m.end():]
+        body = re.sub(r"\*\*([^*]+)\*\*|\*([^*]+)\*|`([^`]+)`", lambda x: next(g for g in x.groups() if g), body)
+        indent = "  " if bullet else ""
+        words = ([head] if head else []) + body.split()
+        lines: list[Text] = []
+        cur = Text("• " if bullet else "")
+        for i, w in enumerate(words):
+            piece = Text(w, style="bold") if (head and i == 0) else Text(w)
+            if cur.cell_len > len(indent) and cur.cell_len + 1 + piece.cell_len > width:
+                lines.append(cur)
+                cur = Text(indent)
+            if cur.cell_len > len(indent) or (cur.plain and not cur.plain.isspace() and cur.plain != "• "):
+                cur.append(" ")
+            cur.append_text(piece)
+        if cur.plain.strip():
+            lines.append(cur)
+        out += [_crop(t, width) for t in lines]
+    return out
+
+
+def pages(lines: Sequence[Text], rows: int) -> list[list[Text]]:
+    """``lines`` cut into pages of at most ``rows`` lines each (at least one page)."""
+    rows = max(1, rows)
+    return [list(lines[i:i + rows]) for i in range(0, len(lines), rows)] or [[]]

@@ -52,6 +52,7 @@ class Screens:
         specs = ["human"] + [bots] * (self.game.players - 1)
         self.session = PlaySession(self.game, specs, seed, str(save or SAVE[0]), self.out)
         self.screens: list[tuple[str, Decision]] = []  # (screen text, what was offered)
+        self.rules_screens: list[str] = []
 
     def screen(self) -> str:
         text = self.buf.getvalue()
@@ -64,6 +65,9 @@ class Screens:
         def fake_input(*_):
             state = self.session.state
             screen = self.screen()
+            if screen.rstrip("\n").split("\n")[-1].startswith("Press Enter to start"):
+                self.rules_screens.append(screen)  # the quick start before the first decision
+                return ""
             self.screens.append((screen, Decision(state, self.game)))
             count[0] += 1
             if count[0] > decisions or state.is_over():
@@ -104,7 +108,7 @@ def check_screen(screen: str, d: Decision, width: int, height: int) -> None:
     flat = " ".join(screen.split())
     prompt = " ".join(str(scene.get("prompt") or "").split())
     assert prompt[:40] in flat, (prompt, screen)
-    assert re.search(r"your choice \[1-\d+( or a square)?\]: $", lines[-1]), lines[-1]
+    assert re.search(r"your choice \[1-\d+( or a square)?\] \(r rules, h help\): $", lines[-1]), lines[-1]
     # the choices: every action's number is shown (alone or in a folded range), unless paged
     after = "\n".join(lines[next(i for i, line in enumerate(lines) if prompt[:20] in " ".join(line.split())) + 1:])
     shown: set[int] = set()
@@ -124,6 +128,8 @@ def random_answers(seed):
 
     def answer(state, screen):
         legal = state.legal_actions()
+        if re.search(r"^Take choice \d+\? y/n: $", screen.split("\n")[-1]):
+            return "y"  # a turn-ending choice whose number changed meaning is confirmed
         roll = rng.random()
         if roll < 0.1:
             return "zz"  # not a number or a square: the frame is redrawn with a one-line message
