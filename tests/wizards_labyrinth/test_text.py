@@ -73,3 +73,15 @@ def test_setup_and_hero_hints_state_the_goal():
     s = to_moves(scenario())
     hint = _scene(s, 1)["hint"]
     assert "hides 3 key tiles" in hint and "tower" in hint and "wins for the heroes" in hint
+
+
+def test_main_hint_says_why_a_card_in_hand_is_not_offered():
+    """Switcheroo in hand but not offered: the hint says why (no hero stands alone to swap)."""
+    s = scenario()  # both heroes share the start tile
+    put(s, 20, "m2")
+    s.whand = ["Switcheroo"]
+    s.mana_left = 5
+    s._legal = None
+    assert ("play", "Switcheroo") not in s.legal_actions()
+    hint = _scene(s, 0)["hint"]
+    assert "Not playable now: Switcheroo (no hero can swap with a token now" in hint

@@ -127,6 +127,11 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
                 card["why_not"] = why_not[f"card:{card['id']}"]
     acting = view.get("acting")
     hint = decision_hint(game, st, prompt, actions) if prompt and acting == seat and seat is not None and not view.get("over") else ""
+    if hint and prompt["kind"] == "main" and seat == 0:
+        blocked = {name: why_not[f"card:wiz-{i}"] for i, name in enumerate(st["wizard"]["hand"] or ())
+                   if f"card:wiz-{i}" in why_not}
+        if blocked:
+            hint += " Not playable now: " + "; ".join(f"{n} ({r})" for n, r in blocked.items()) + "."
     status = status_line(view, names)
     if not view.get("over"):
         status += f" - {st['phase']} phase"
