@@ -34,8 +34,8 @@ from boardlab.web.rules import quick_start
 from .common import HUMAN, PLAYERS, SEED, console, make_game, parse_seats
 from .savefile import SavedGame
 
-HELP_LINE = ("Type the number of an action, or a square (c4; b1 c3 for a piece and where it goes) to take "
-             "the action that lands there; 'r' shows the rules (the game's quick start), 'a' lists every choice, "
+HELP_LINE = ("Type the number of an action (or its line as listed, or its whole label), or a square (c4; b1 c3 "
+             "for a piece and where it goes) to take the action that lands there; 'r' shows the rules (the game's quick start), 'a' lists every choice, "
              "'m' shows the next page of choices, 'b' the whole board, 'i' every panel, 'l' your whole log; "
              "Enter redraws, 'q' saves and quits. When you have only one choice it is taken for you, and the "
              "next screen says so. Ending your turn, passing, discarding or setting a trap by its number asks "
@@ -173,10 +173,7 @@ class PlaySession:
                 pending = self._show_more(seat, answer[0], scene, labels, prompt)
                 redraw = False  # what was asked for stays on screen until the next answer
                 continue
-            try:
-                n = int(answer)
-            except ValueError:
-                n = 0
+            n = self._number(answer, labels)
             if 1 <= n <= len(legal):
                 if self._stale(seat, labels, n) and not self._confirm(
                         n, labels[n - 1], lambda warn: self._frame(seat, scene, labels, squares, events, warn, page, among)):
@@ -207,6 +204,21 @@ class PlaySession:
                 self.out.print(message if message else "")
                 if among is not None and message and not message.startswith("Please"):
                     self.out.print(render_actions([labels[i] for i in among], numbers=[i + 1 for i in among]))
+
+    @staticmethod
+    def _number(answer: str, labels: list[str]) -> int:
+        """The choice number ``answer`` names (0 if none): a number ("2", "2."), a listed line
+        copied whole ("2. move to f4") or a choice's label typed in full ("move to f4")."""
+        said = " ".join(answer.split())
+        m = re.fullmatch(r"(\d+)\.?(?: (.*))?", said)
+        if m:
+            n = int(m.group(1))
+            rest = m.group(2)
+            if rest is None or (1 <= n <= len(labels) and " ".join(labels[n - 1].lower().split()) == rest):
+                return n
+            return 0
+        same = [i + 1 for i, lab in enumerate(labels) if " ".join(lab.lower().split()) == said]
+        return same[0] if len(same) == 1 else 0
 
     def _take(self, action: Any) -> None:
         self._apply(action)

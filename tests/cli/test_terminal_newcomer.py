@@ -253,3 +253,36 @@ def test_piped_play_takes_a_single_choice_too_and_says_so(monkeypatch, tmp_path)
     _, text = piped("summoners-quest", ["1"] * 80, monkeypatch, tmp_path, seed=2)
     assert "[1-1]" not in text
     assert "Your only choice was taken for you: " in text
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_listed_line_copied_whole_or_a_label_typed_in_full_takes_that_choice(game_id, monkeypatch):
+    """'2. move to f4' (the line as listed), 'move to f4' (the label) and '2.' are answers too."""
+    s = Screens(game_id, 80, seed=5)
+    rng = random.Random(4)
+    typed: list[tuple[int, str]] = []  # (decision, label)
+
+    def answer(st, scr):
+        if scr.split("\n")[-1].startswith("Take"):
+            return "y"
+        labels = [st.describe(a) for a in st.legal_actions()]
+        n = rng.randrange(len(labels)) + 1
+        form = len(typed) % 3
+        if form == 2 and labels.count(labels[n - 1]) > 1:
+            form = 0
+        typed.append((st.decisions, labels[n - 1]))
+        return [f"{n}. {labels[n - 1]}", f"{n}.", labels[n - 1].upper()][form]
+
+    s.run(answer, monkeypatch, decisions=12)
+    checked = 0
+    for decision, label in typed[:-1]:
+        d = next(d for _, d in s.screens if d.decisions == decision)
+        assert applied_label(d, s.session.saved.actions[decision]) == label
+        checked += 1
+    assert checked >= 3 or game_id not in BUILTIN
+    assert not any("Please type a number" in scr for scr, _ in s.screens)
+
+
+def test_piped_a_listed_line_copied_whole_is_taken(monkeypatch, tmp_path):
+    session, text = piped("dungeons-jewel", ["2. move to a2", "q"], monkeypatch, tmp_path, seed=3)
+    assert "Please type a number" not in text and "Player 1 moves to a2." in text
