@@ -212,7 +212,7 @@ def test_labyrinth_placement_that_ends_early_is_logged():
     n = len(s.events(1))
     s.apply(("place", cell, "X"))
     texts = [e["text"] for e in s.events(1)[n:]]
-    assert texts[-1] == "No tile can take the last token of Spike Trap"
+    assert texts[-1] == "No tile can take the last token of Spike Trap (at most 3 tokens on a tile, none on a hero's tile)"
     assert not s.stack or s.stack[-1].kind != "place"
 
 
