@@ -142,7 +142,7 @@ def test_every_action_has_a_readable_label():
     place(s, 0, CENTRE)
     place(s, 1, cell(3, 2))
     labels = {a: s.describe(a) for a in s.legal_actions()}
-    assert labels[("dragon",)] == "fight the dragon"
+    assert labels[("dragon",)] == "fight the dragon (two six-sided dice + your attack power 0 must reach 9)"
     assert labels[("move", cell(2, 3))] == "move to c4"
     assert labels[("attack", 1)] == "attack Player 2"
     s.jewel = 0

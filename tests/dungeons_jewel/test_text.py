@@ -67,3 +67,10 @@ def test_face_down_choice_and_loot_are_explained():
     assert "everyone sees" in s.describe(("place", "reveal"))
     scene = s.game.scene(s.view(0), s.legal_actions())
     assert "face up: everyone sees it" in scene["prompt"]
+
+
+def test_moving_to_the_dragon_says_what_the_fight_needs():
+    s = blank()
+    s.power[0] = 2
+    place(s, 0, cell(3, 2))
+    assert s.describe(("move", CENTRE)) == "move to d4 (the dragon: two six-sided dice + your attack power 2 must reach 11)"

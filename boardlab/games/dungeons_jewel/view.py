@@ -86,6 +86,12 @@ class DungeonView:
         rng.shuffle(self.deck)
 
     # -- labels --------------------------------------------------------------
+    def dragon_need(self) -> str:
+        """What beating the dragon needs, in words."""
+        g = self.game
+        return (f"two {die_name(g.opt_die, True)} + your attack power {self.power[self.seat]}"
+                f" must reach {g.opt_dragon}")
+
     def survive_need(self, cell: int) -> str:
         """What a roll in ``cell`` must reach, in words (``a six-sided die: 4 or more``)."""
         return survive_need(self.game, self.game.token_type[self.tokens[cell]], self.power[self.seat])
@@ -97,14 +103,14 @@ class DungeonView:
             c = action[1]
             label = g.board.labels[c]
             if c == g.board.centre and self.jewel is None:
-                return f"move to {label} (the dragon)"
+                return f"move to {label} (the dragon: {self.dragon_need()})"
             if c in g.board.starts and g.board.starts.index(c) == self.seat and self.jewel == self.seat:
                 return f"move to {label} (home with the jewel)"
             return f"move to {label}"
         if kind == "attack":
             return f"attack {g.seat_name(action[1])}"
         if kind == "dragon":
-            return "fight the dragon"
+            return f"fight the dragon ({self.dragon_need()})"
         if kind == "place":
             if action[1] == "secret":
                 return "place the token face down (secret: the others do not learn what is in the room)"
