@@ -85,3 +85,16 @@ def test_main_hint_says_why_a_card_in_hand_is_not_offered():
     assert ("play", "Switcheroo") not in s.legal_actions()
     hint = _scene(s, 0)["hint"]
     assert "Not playable now: Switcheroo (no hero can swap with a token now" in hint
+
+
+def test_the_bonus_decision_before_the_fight_says_what_each_side_rolls():
+    s = scenario()
+    s.hero(1).hand = ["Battle Elixir"]
+    s.hero(1).equipment = ["Long Sword"]
+    put(s, 5, "m3", "m1")
+    to_moves(s)
+    move_all(s, {1: ("move", 5)})
+    assert s.stack[-1].kind == "boost"
+    hint = _scene(s, 1)["hint"]
+    assert hint.startswith("The wizard will roll a twenty-sided die + 4 (the monsters' levels here)")
+    assert "+ 2 from equipment" in hint and "a tie goes to the heroes" in hint

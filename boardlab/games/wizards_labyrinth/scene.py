@@ -195,6 +195,17 @@ def decision_hint(game: Any, st: dict[str, Any], prompt: dict[str, Any], actions
         return "Switcheroo swaps a hero with a token elsewhere" + (f"; not offered: {reasons}." if reasons else ".")
     if kind == "move":
         return goal
+    if kind == "boost":
+        me = next((h for h in st["heroes"] if h["seat"] == prompt["seat"]), None)
+        if me is None:
+            return ""
+        here = [h for h in st["heroes"] if h["alive"] and h["pos"] == me["pos"] and not h["frozen"]]
+        levels = sum(int(t[1:]) for t in st["tokens"][me["pos"]] if t and t[0] == "m")
+        cards = game.content.loot_cards
+        bonus = sum(getattr(cards.get(e), "combat", 0) or 0 for h in here for e in h["equipment"])
+        best = "add their dice" if o["combine_rolls"] else "the best die counts"
+        return (f"The wizard will roll a twenty-sided die + {levels} (the monsters' levels here); the heroes here roll"
+                f" one each ({best}) + {bonus} from equipment, + any bonus played now; a tie goes to the heroes.")
     if kind == "loot":
         keep = prompt.get("keep")
         return (f"The heroes keep {keep} more of these cards: give each to one of the heroes here;"
