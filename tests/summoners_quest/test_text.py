@@ -60,3 +60,14 @@ def test_turn_hint_explains_winning_gates_summoning_and_unplayable_cards():
     assert "hold the Chamber of Victory for 3 turns" in hint and "opens for 10 mana" in hint
     assert "only when no other piece stands there" in hint
     assert "Kitsune (it costs 3 mana and you have 1 active mana)" in hint
+
+
+def test_trap_victim_choice_explains_the_negation_roll():
+    st = fresh()
+    s = put(st, 0, "talos", 0)
+    st.traps[5] = ["pitfall", 1]
+    rolled(st, 5, 5)
+    st.apply(("move", "B" + s[1:], 5, -1))
+    assert st.stack[-1].kind == "trap_victim"
+    hint = st.game.scene(st.view(0), st.legal_actions())["hint"]
+    assert hint.startswith("The one who takes the trap rolls a six-sided die: reaching the number on the trap card")

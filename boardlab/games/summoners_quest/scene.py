@@ -14,7 +14,7 @@ from .content import card_text
 
 PROMPTS = {
     "temple": "Choose your starting mana temple",
-    "pre": "Play cards, summon, equip, set traps - or roll 2d6",
+    "pre": "Play cards, summon, equip, set traps - or roll two six-sided dice to move",
     "move": "Choose a piece, then where it moves",
     "post": "Play cards, summon, equip, set traps - or end your turn",
     "trap_victim": "A trap! Choose who takes it",
@@ -196,6 +196,14 @@ def why_not_map(game: Game, view: dict[str, Any], used: set[str]) -> tuple[dict[
     hint = ""
     if prompt is not None:
         first = "first answer this: " + PROMPTS.get(prompt["kind"], prompt["kind"]).lower()
+        tie = {"reroll": "a tie: both roll again", "attacker": "a tie: the attacker wins",
+               "defender": "a tie: the defender wins"}.get(game.option_values["ties"], "")
+        if prompt["kind"] in ("precombat", "attack", "defend"):
+            hint = (f"In combat each side rolls a six-sided die and adds its bonuses; the higher total wins ({tie})."
+                    " The winner deals its damage and the loser is pushed back, usually one space.")
+        elif prompt["kind"] == "trap_victim":
+            hint = ("The one who takes the trap rolls a six-sided die: reaching the number on the trap card destroys it,"
+                    " otherwise its effect applies (some traps hit a summon differently from a summoner).")
         if prompt["kind"] == "hand_full":
             hint = (f"Your hand holds {me['hand_size']} cards, the most allowed ({game.option_values['hand_limit']}):"
                     " discard one to draw, or keep your hand and draw nothing.")
