@@ -210,7 +210,7 @@ def board_key(castle: Any, open_exit: int | None, red_start: int | None) -> dict
         ["?", "a face-down token: a unit that stops on it turns it over"],
         ["Letters", "the units by their initials (sorcerer, archer, warrior): capitals for green, small letters for red"],
         ["[3]", "in a narrow terminal: three pieces share that square (they are listed under the board)"],
-    ]}
+    ], "cards": []}
 
 
 #: The opening decision explained in one line (a choice among most of the castle's squares).
