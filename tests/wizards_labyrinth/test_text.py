@@ -73,6 +73,7 @@ def test_setup_and_hero_hints_state_the_goal():
     s = to_moves(scenario())
     hint = _scene(s, 1)["hint"]
     assert "hides 3 key tiles" in hint and "tower" in hint and "wins for the heroes" in hint
+    assert "the wizard rages: each of his turns starts by destroying tiles" in hint
 
 
 def test_main_hint_says_why_a_card_in_hand_is_not_offered():

@@ -104,7 +104,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     panels.append({"title": "Quest", "rows": [
         ["Keys found", f"{st['keys_taken']} (need {st['keys_needed']})"],
         ["Tower door", "open" if st["door_open"] else "locked"],
-        ["Rage", "yes" if st["rage"] else "no"],
+        ["Rage (the wizard destroys tiles each turn once the keys are taken)", "yes" if st["rage"] else "no"],
         ["Loot deck", str(st["loot"]["deck"])],
         ["Loot discard", str(len(st["loot"]["discard"]))],
     ]})
@@ -171,7 +171,8 @@ def decision_hint(game: Any, st: dict[str, Any], prompt: dict[str, Any], actions
     kind = prompt["kind"]
     need = st["keys_needed"]
     goal = (f"The wizard hides 3 key tiles; once the heroes hold {need} key(s) the tower opens, and a hero who"
-            " reaches the tower and beats its monsters wins for the heroes. The wizard wins if every hero dies.")
+            " reaches the tower and beats its monsters wins for the heroes. The wizard wins if every hero dies."
+            + (" Once the tower opens the wizard rages: each of his turns starts by destroying tiles." if o["rage"] else ""))
     if kind == "key":
         return f"You hide 3 key tiles in all, face down; the heroes need {need} of them to open your tower. " + \
             "You lose if a hero gets into the tower and beats its monsters."
