@@ -194,12 +194,14 @@ def test_scenes_draw_in_the_terminal_with_and_without_a_board(repo):
             board = scene["boards"][0]
             assert board["col_labels"][:4] == ["a", "b", "c", "d"] and board["row_labels"] == ["1"]
             assert [state.describe(a) for a in state.legal_actions()] == ["move 1 to b1", "move 2 to c1", "move 3 to d1"]
+            assert {t["label"] for t in scene["targets"]} == {"move 1 to b1", "move 2 to c1", "move 3 to d1"}
             long_game = make(gid, options={"length": 60})
             long_state = long_game.new_state(1)
             long = long_game.scene(long_state.view(0), long_state.legal_actions())["boards"][0]
             assert long["col_labels"][25:28] == ["z", "aa", "ab"] and long["col_labels"][-1] == "bi"
         else:
             assert [state.describe(a) for a in state.legal_actions()] == ["move 1 to square 1", "move 2 to square 2", "move 3 to square 3"]
+            assert [t["label"] for t in scene["targets"]] == ["move 1 to square 1", "move 2 to square 2", "move 3 to square 3"]
         assert json.loads(json.dumps(scene)) == scene
         text = scene_text(scene, [state.describe(a) for a in state.legal_actions()])
         assert text.splitlines()[0] == game.name and "Round 1: Player 1 to move" in text
@@ -265,3 +267,17 @@ def test_the_web_lobby_lists_it_and_the_terminal_plays_it_to_the_end(repo, tmp_p
     assert r.exit_code == 0, r.output
     assert "1. move 1 to b1" in r.stdout and "Game over" in r.stdout
     assert json.loads(save.read_text())["over"] is True
+
+
+def test_players_read_no_internal_ids(repo):
+    """tests/test_jargon.py's check, on both scaffolds: a move is named by the square it reaches, not by a bare number."""
+    from tests.test_jargon import CHOICES, _configs, jargon, player_strings
+
+    for gid in (GAME, FLAT):
+        found = {}
+        for variant, players, agent in _configs(gid):
+            seen, names = player_strings(gid, variant, players, agent)
+            for where, strings in seen.items():
+                for s in strings:
+                    found.update({f"{where}: {code!r}": s for code in jargon(s, names, where in CHOICES)})
+        assert not found, (gid, found)
