@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from boardlab.engine import make
 
-from .helpers import at, give, position
+from .helpers import at, give, position, touch
 
 
 def _scene(st, seat=0):
@@ -50,3 +50,37 @@ def test_the_skill_choice_names_the_domains_the_deck_costs_most():
     st = game.new_state(1)
     hint = _scene(st)["hint"]
     assert "before you draw your hand" in hint and "Your deck's cards cost mostly " in hint
+
+
+def test_the_battle_line_shows_the_sum_behind_each_number():
+    """A new player could not see why a queen with a +2 card read 'defense 1': the log names each term."""
+    from .helpers import FixedRng, mv
+
+    st = position({"e1": "K", "e8": "k", "a1": "R", "a7": "q"}, active=0)
+    at(st, "a1").leader = "Heavy Cavalry"
+    at(st, "a7").leader = "Shield Bearers"
+    st.strategies = [(999, "Bows and Knives", 1, 0)]
+    cards = st.game.cards
+    off, dfn = cards["Heavy Cavalry"].offense, cards["Shield Bearers"].defense
+    assert dfn >= 2
+    touch(st)
+    n = len(st.events(0))
+    st.rng = FixedRng([6] * off + [1])
+    st.apply(mv("a1", "a7"))
+    line = next(e["text"] for e in st.events(0)[n:] if e["text"].startswith("Attack "))
+    assert f"offense rook 0 + Heavy Cavalry {off} = {off}: {off} dice, rolled " in line, line
+    assert f"{off} hits + 1 for attacking in person = {off + 1}." in line
+    assert (f"defense queen 0 + Shield Bearers {dfn} = {dfn}, capped at 1 by Bows and Knives: 1 die, rolled 1"
+            in line), line
+
+
+def test_a_failed_attack_says_why():
+    from .helpers import FixedRng, mv
+
+    st = position({"e1": "K", "e8": "k", "a1": "R", "a7": "p"}, active=0)
+    at(st, "a7").leader = "Shield Bearers"
+    touch(st)
+    n = len(st.events(0))
+    st.rng = FixedRng([6, 1, 1])  # 0 hits + 1 against 1 hit: a tie
+    st.apply(mv("a1", "a7"))
+    assert "The attack fails: a tie goes to the defender." in [e["text"] for e in st.events(0)[n:]]

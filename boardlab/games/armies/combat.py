@@ -73,7 +73,42 @@ class CombatMixin:
         df = self.binary_dice(self.defense(dfn))
         d = self.successes(df)
         c["a"], c["d"] = a, d
-        self.emit(f"Attack {a} against defense {d}.", {"attack": a, "defense": d, "att_dice": af, "def_dice": df})
+        if c["power"] is not None:
+            why = ("the cavalry's winning margin less 1" if c["kind"] == "chain" else "the card's fixed power")
+            att_text = f"Attack {a}: {why}, no dice."
+        else:
+            bonus = ("no +1: a ranged attack does not get it" if c["kind"] == "ranged"
+                     else "+ 1 for attacking in person")
+            att_text = (f"Attack: {self._stat_sum(att, 'offense')} {self._dice_words(af)} {bonus} = {a}.")
+        def_text = f"Defense: {self._stat_sum(dfn, 'defense')} {self._dice_words(df)} = {d}."
+        self.emit(f"Attack {a} against defense {d}. {att_text} {def_text}",
+                  {"attack": a, "defense": d, "att_dice": af, "def_dice": df})
+
+    def _stat_sum(self, army: "Army", stat: str) -> str:
+        """The sum behind an army's offense or defense (the number of dice it rolls), by name (issue 32)."""
+        cards = self.game.cards
+        terms = [f"{B.PIECE_NAMES[army.kind]} 0"]
+        if army.hope:
+            terms.append(f"Hope {army.hope}")
+        if stat == "offense" and army.temp:
+            terms.append(f"this turn's bonus {army.temp}")
+        names = ([army.leader] if army.leader is not None else []) + [n for n, _ in army.attached]
+        for n in names:
+            v = getattr(cards[n], stat)
+            terms.append(f"{n} {v}")
+        total = self.offense(army) if stat == "offense" else self.defense(army)
+        raw = army.hope + (army.temp if stat == "offense" else 0) + sum(getattr(cards[n], stat) for n in names)
+        text = f"{stat} " + " + ".join(terms) + f" = {raw}"
+        if total != raw:
+            text += f", capped at {total} by Bows and Knives"
+        return f"{text}: {total} {'die' if total == 1 else 'dice'},"
+
+    def _dice_words(self, faces: list[int]) -> str:
+        if not faces:
+            return "none rolled, 0 hits"
+        hits = self.successes(faces)
+        rule = "a 1 hits" if self.game.option_values["dice"] == "coin" else "each 4, 5 or 6 hits"
+        return f"rolled {', '.join(map(str, faces))} ({rule}): {hits} hit{'s' if hits != 1 else ''}"
 
     def resolve_combat(self, c: dict) -> None:
         att, dfn = self.armies[c["att"]], self.armies[c["def"]]
@@ -104,7 +139,8 @@ class CombatMixin:
                                                              "power": margin - 1, "army": att.id}))
             return
         self.count("rule:attack_failed", att.seat)
-        self.emit("The attack fails.", {"att": att.sq})
+        why = "a tie goes to the defender" if margin == 0 else f"attack {c['a']} is below defense {c['d']}"
+        self.emit(f"The attack fails: {why}.", {"att": att.sq})
         if moves or kind == "ambush":
             self.fall_back(att, c)
 
