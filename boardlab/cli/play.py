@@ -36,15 +36,17 @@ from .savefile import SavedGame
 
 HELP_LINE = ("Type the number of an action (or its line as listed, or its whole label), or a square (c4; b1 c3 "
              "for a piece and where it goes) to take the action that lands there; 'r' shows the rules (the game's quick start), 'a' lists every choice, "
-             "'m' shows the next page of choices, 'b' the whole board, 'i' every panel, 'l' your whole log; "
-             "Enter redraws, 'q' saves and quits. When you have only one choice it is taken for you, and the "
+             "'m' shows the next page of choices, 'b' the whole board, 'i' every panel, 'l' your whole log (newest first); "
+             "Enter redraws, 'q' saves and quits ('q' on a page of i, l, r... goes back to your choices). When you have only one choice it is taken for you, and the "
              "next screen says so. Ending your turn, passing, discarding or setting a trap by its number asks "
-             "y/n first if that number meant another choice on your last screen (the list changed since: a "
-             "bot moved, or this is a follow-up choice); a square never asks.")
+             "y/n first if it is your first answer at this choice and that number meant another choice on your "
+             "previous screen (the list changed since: a bot moved, or this is a follow-up choice); a square never asks.")
 #: Choices that end a turn or give something up: picked by a number whose meaning changed since the
 #: player's last screen, they are confirmed first (issue 32: stale numbers ended turns and discarded items).
 RISKY = re.compile(r"^(end|pass|skip|discard|set (a )?trap|no move|no more)\b", re.IGNORECASE)
 START_PROMPT = "Press Enter to start (r shows these rules at any choice, q quits): "
+#: what a pager returns when ``q`` closes it: the decision screen is drawn again (the game goes on)
+CLOSE = "\x1b"
 
 
 class Quit(Exception):
@@ -135,7 +137,7 @@ class PlaySession:
         prompt = (f"{self._name(seat)}, your choice [1-{len(legal)}{' or a square' if squares.any_named() else ''}]"
                   " (r rules, h help): ")
         taken = self.notes.get(seat) or []
-        note = ("Your only choice was taken for you: " + "; ".join(taken)) if taken else None
+        note = ("Earlier, with only one choice, this was done for you: " + "; ".join(dict.fromkeys(taken))) if taken else None
         self.notes[seat] = []
         if not self.compact:
             self._print_events(seat, events)
@@ -148,13 +150,18 @@ class PlaySession:
             message = " ".join(m for m in (self.intro, note and note + ".") if m) or None
             info, self.intro = bool(message), ""
         pending: str | None = None
+        answered = False
         while True:
             if redraw:
                 self._frame(seat, scene, labels, squares, events, message, page, among, info)
             redraw = self.compact
             message, info = None, False
+            if answered:  # a screen was drawn and answered at this decision: its list has been seen
+                self.last_labels[seat] = labels
             answer = pending if pending is not None else self._ask(prompt).strip().lower()
-            pending = None
+            pending, answered = None, True
+            if answer == CLOSE:  # q in a pager: back to this decision's screen
+                continue
             if answer in ("q", "quit", "exit"):
                 raise Quit
             if answer == "":
@@ -227,7 +234,9 @@ class PlaySession:
 
     def _stale(self, seat: int, labels: list[str], n: int) -> bool:
         """Whether choice ``n`` ends the turn or gives something up (:data:`RISKY`) and its number
-        meant another choice (or none) on the list ``seat`` last answered."""
+        meant another choice (or none) on the list ``seat`` last saw: the previous decision's list
+        for the first answer at a decision, this decision's list once anything was answered at it
+        (i, l, h, a, b, r, m, Enter or a bad answer: then it never asks)."""
         before = self.last_labels.get(seat)
         if before is None or not RISKY.match(labels[n - 1]):
             return False
@@ -266,18 +275,30 @@ class PlaySession:
             return None
         return answer
 
-    def _pager(self, lines: list[Text], last_prompt: str) -> str | None:
+    def _pager(self, lines: list[Text], last_prompt: str, newest_first: bool = False) -> str | None:
         """``lines`` on a cleared screen, a page at a time (the last row is the input line): Enter
-        shows the next page; anything else typed before the last page is returned as an answer.
-        The last page stays on screen for the caller's own prompt (None is returned)."""
+        shows the next page; q closes the pager (:data:`CLOSE` is returned, except before the game
+        starts); anything else typed before the last page is returned as an answer.  The last page
+        stays on screen for the caller's own prompt (None is returned).  ``newest_first`` (the log):
+        the last lines come first, and Enter goes back to older ones."""
         width, height = self.out.size
-        shown = pages(lines, height - 1)
+        rows = height - 1
+        if newest_first:  # cut from the end: the newest page is full, then each older page
+            shown = [list(reversed(p)) for p in pages(list(reversed(lines)), rows)]
+        else:
+            shown = pages(lines, rows)
+        start = last_prompt == START_PROMPT
+        more = "Enter: older" if newest_first else "Enter: more"
+        close = "" if start else ", q: back to choices"
         for i, page_lines in enumerate(shown):
             self.out.clear()
             self.out.print(Text("\n").join(page_lines), crop=True, overflow="crop", no_wrap=True)
             if i == len(shown) - 1:
                 return None
-            answer = self._ask(f"(page {i + 1} of {len(shown)}) Enter shows more, or type your choice: ").strip().lower()
+            newest = "newest, " if newest_first else ""
+            answer = self._ask(f"({newest}page {i + 1} of {len(shown)}) {more}{close}, or type a choice: ").strip().lower()
+            if answer in ("q", "quit", "exit") and not start:
+                return CLOSE
             if answer:
                 return answer
         return None
@@ -330,7 +351,7 @@ class PlaySession:
         lines: list[Text] = []
         for part in parts:
             lines += text_lines(part, width)
-        return self._pager(lines, prompt)
+        return self._pager(lines, prompt, newest_first=what == "l")
 
     def _hand_over(self, seat: int) -> None:
         if self.out.is_terminal:

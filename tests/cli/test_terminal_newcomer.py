@@ -164,8 +164,9 @@ def test_the_only_choice_is_taken_and_said_in_the_next_frame(monkeypatch, tmp_pa
         rng = random.Random(0)
         s.run(lambda st, scr: "y" if scr.split("\n")[-1].startswith("Take") else str(rng.randrange(len(st.legal_actions())) + 1),
               monkeypatch, decisions=60)
-        said = [scr for scr, _ in s.screens if "Your only choice was taken for you: " in " ".join(scr.split())]
+        said = [scr for scr, _ in s.screens if "Earlier, with only one choice, this was done for you: " in " ".join(scr.split())]
         if said:
+            assert all(" ".join(scr.split()).count("with only one choice") == 1 for scr in said), said[0]
             return
     pytest.fail("no game reached a single choice for the human seat")
 
@@ -222,6 +223,83 @@ def test_a_number_that_means_the_same_choice_as_before_is_taken_without_asking(m
     assert "asks y/n" in HELP_LINE
 
 
+def test_a_number_typed_after_viewing_i_at_this_decision_is_never_called_stale(monkeypatch):
+    """The new player's report: 'i' at a decision, then the number of 'end the turn' on the list
+    just seen asked 'The choices changed since your last screen'. Having viewed anything at this
+    decision, the player has seen its list: the number is taken at once."""
+    s = Screens("blackfire", 80, seed=4)
+    log: list[str] = []
+    prev: list[list[str]] = []
+
+    def answer(st, scr):
+        last = scr.split("\n")[-1]
+        if last.startswith("Take choice"):
+            log.append("asked")
+            return "n"
+        if last.startswith("("):  # a page of i: on to its last page
+            return ""
+        labels = [st.describe(a) for a in st.legal_actions()]
+        end = next((i for i, lab in enumerate(labels) if lab.startswith("end")), None)
+        if log and log[-1] == "viewed":
+            log.append("typed")
+            return str(end + 1)
+        if log and log[-1] in ("typed", "asked"):
+            return "q"
+        if end is not None and prev and (end >= len(prev[-1]) or prev[-1][end] != labels[end]):
+            log.append("viewed")
+            return "i"
+        prev.append(labels)
+        return str(next(i for i, lab in enumerate(labels) if not lab.startswith("end")) + 1)
+
+    s.run(answer, monkeypatch, decisions=300)
+    assert log == ["viewed", "typed"], log
+    assert not any("changed since" in " ".join(scr.split()) for scr, _ in s.screens)
+
+
+def _log_pager(monkeypatch, then):
+    """Blackfire in an 80x12 terminal: 12 random choices, then 'l'; ``then(prompt)`` answers the
+    log's first page.  Returns the screens and the log's first page."""
+    s = Screens("blackfire", 80, height=12, seed=4)
+    rng = random.Random(0)
+    first: list[str] = []
+
+    def answer(st, scr):
+        last = scr.split("\n")[-1]
+        if last.startswith("Take"):
+            return "y"
+        if first and len(first) == 1:
+            first.append(scr)
+            return then(last)
+        if len(s.screens) == 13:
+            first.append("")
+            return "l"
+        if first:
+            return "q"
+        return str(rng.randrange(len(st.legal_actions())) + 1)
+
+    s.run(answer, monkeypatch, decisions=40)
+    assert len(first) == 2, "the log was not shown"
+    return s, first[1]
+
+
+def test_q_on_a_page_of_the_log_goes_back_to_the_decision_and_the_game_goes_on(monkeypatch):
+    s, page = _log_pager(monkeypatch, lambda last: "q")
+    prompt = page.split("\n")[-1]
+    assert "q: back to choices" in prompt and "Enter: " in prompt, prompt
+    k = next(i for i, (scr, _) in enumerate(s.screens) if scr == page)
+    back, d = s.screens[k + 1]  # the decision again (same decision), not the end of the session
+    assert "your choice" in back.split("\n")[-1] and d.decisions == s.screens[k][1].decisions, back
+    assert "Game stopped" not in back
+
+
+def test_the_log_opens_at_its_newest_page_and_enter_shows_older_events(monkeypatch):
+    s, page = _log_pager(monkeypatch, lambda last: "q")
+    events = [str(ev["text"]) for ev in s.session.state.events(0)]
+    prompt = page.split("\n")[-1]
+    assert "newest" in prompt and "older" in prompt, prompt
+    assert events[-1][:60] in page and events[0][:60] not in page, page
+
+
 # -- 5. every panel (i) fits ---------------------------------------------------------------------
 @pytest.mark.parametrize("game_id", GAMES)
 def test_i_shows_every_panel_within_80x30_paged_if_needed(game_id, monkeypatch):
@@ -252,7 +330,7 @@ def test_i_shows_every_panel_within_80x30_paged_if_needed(game_id, monkeypatch):
 def test_piped_play_takes_a_single_choice_too_and_says_so(monkeypatch, tmp_path):
     _, text = piped("summoners-quest", ["1"] * 80, monkeypatch, tmp_path, seed=2)
     assert "[1-1]" not in text
-    assert "Your only choice was taken for you: " in text
+    assert "Earlier, with only one choice, this was done for you: " in text
 
 
 @pytest.mark.parametrize("game_id", GAMES)
