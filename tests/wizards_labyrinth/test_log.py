@@ -30,4 +30,4 @@ def test_switcheroo_logs_the_hero_picked_and_which_token():
     s.apply(("hero", 1))
     assert s.events(1)[n]["text"] == "Switcheroo: the wizard picks Hero 1"
     s.apply(("token", 20, 1))
-    assert "swaps places with token 2 on" in s.events(1)[-1]["text"] and s.events(1)[-1]["data"]["index"] == 1
+    assert "swaps places with the 2nd of 2 tokens on" in s.events(1)[-1]["text"] and s.events(1)[-1]["data"]["index"] == 1

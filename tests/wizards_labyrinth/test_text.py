@@ -99,3 +99,28 @@ def test_the_bonus_decision_before_the_fight_says_what_each_side_rolls():
     hint = _scene(s, 1)["hint"]
     assert hint.startswith("The wizard will roll a twenty-sided die + 4 (the monsters' levels here)")
     assert "+ 2 from equipment" in hint and "a tie goes to the heroes" in hint
+
+
+def test_switcheroo_token_choices_name_the_stack_place_not_a_bare_number():
+    """'1 on A1' read as a monster level: the label says the token's place in the tile's stack and what the
+    wizard knows of it; the public log says only what every seat knows (face down)."""
+    from .helpers import put
+
+    s = scenario()
+    s.hero(2).pos = 1  # Hero 1 alone on his tile (ledger 44)
+    put(s, 20, "X", "m1")
+    s.whand = ["Switcheroo"]
+    s.mana_left = 99
+    s._legal = None
+    s.apply(("play", "Switcheroo"))
+    s.apply(("hero", 1))
+    labels = [t["label"] for t in _scene(s, 0)["targets"]]  # the wizard's (seat 0) choice
+    cell = next(lab for lab in labels if "the 2nd of 2 tokens on " in lab)
+    assert cell.endswith("(a level 1 monster)"), labels
+    assert any(lab.startswith("the 1st of 2 tokens on ") and lab.endswith("(a blank)") for lab in labels), labels
+    assert "with the 2nd of 2 tokens on" in s.describe(("token", 20, 1)) and s.describe(("token", 20, 1)).endswith(
+        "(face down)")
+    n = len(s.events(1))
+    s.apply(("token", 20, 1))
+    text = s.events(1)[n]["text"]
+    assert "the 2nd of 2 tokens on" in text and text.endswith("(face down)") and "monster" not in text

@@ -32,6 +32,20 @@ def token_name(kind: str) -> str:
     return "a blank" if kind == "X" else "a trap" if kind == "T" else f"a level {kind[1:]} monster"
 
 
+def stack_position(i: int, n: int, cell: str, face: str | None = None) -> str:
+    """Token ``i`` (from 0) of a tile's stack of ``n`` in words: ``"the 1st of 3 tokens on E5 (face down)"``.
+
+    Issue 32: "1 on A1" read as a monster level; the number is the token's place in the tile's stack.
+    ``face`` is what the reader may know of it: its kind, or ``None`` for face down.
+    """
+    k = i + 1
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    what = "face down" if face is None else token_name(face)
+    if n == 1:
+        return f"the only token on {cell} ({what})"
+    return f"the {k}{suffix} of {n} tokens on {cell} ({what})"
+
+
 def token_list(kinds: list[str]) -> str:
     """``["m2", "X", "T"]`` -> ``"a level 2 monster, a blank and a trap"``."""
     words = [token_name(k) for k in kinds]

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 from boardlab.engine.components import DIRECTIONS
 from boardlab.engine.scene import cell_id, chess_axes, status_line
 
-from .board import DIRECTION_NAMES, cell_name, ring_cells, token_name
+from .board import DIRECTION_NAMES, cell_name, ring_cells, stack_position, token_name
 
 HERO_COLORS = ("#1f77b4", "#2ca02c", "#d68b00", "#17becf")
 TOKEN_TEXT = {"T": "T", "X": "X"}
@@ -450,7 +450,8 @@ def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any, name: Any) 
         elif k == "hero":
             add(i, [f"item:hero{a[1]}"], f"Hero {a[1]}")
         elif k == "token":
-            add(i, [f"item:tok{a[1]}-{a[2]}"], f"token {a[2] + 1} on {name(a[1])}")
+            stack = st["tokens"][a[1]]
+            add(i, [f"item:tok{a[1]}-{a[2]}"], stack_position(a[2], len(stack), name(a[1]), stack[a[2]]))
         elif k == "play" and a[1] in wiz_hand:
             add(i, [f"card:wiz-{wiz_hand.index(a[1])}"], f"play {a[1]}")
         elif k == "discard" and a[1] in wiz_hand:

@@ -18,7 +18,7 @@ from typing import Any
 
 from boardlab.engine import Rng
 
-from .board import DIRECTION_NAMES, cell_name, token_name
+from .board import DIRECTION_NAMES, cell_name, stack_position, token_name
 
 WIZARD = 0
 
@@ -162,6 +162,13 @@ class LabyrinthView:
                 self.pending[s] = rng.choice(self.move_options(self.hero(s)))
 
     # ------------------------------------------------------------- labels
+    def _stack_words(self, c: int, i: int) -> str:
+        """Token ``i`` on cell ``c`` in words, with only what every seat knows (face up or face down)."""
+        toks = self.tokens[c]
+        if i >= len(toks):
+            return f"token {i + 1} on {cell_name(self.game, c)}"
+        return stack_position(i, len(toks), cell_name(self.game, c), toks[i].face_for(None))
+
     def describe(self, action: tuple) -> str:
         k = action[0]
         name = lambda c: cell_name(self.game, c)  # noqa: E731
@@ -177,7 +184,7 @@ class LabyrinthView:
             "target": lambda: f"target {name(action[1])}",
             "face": lambda: f"turn the entrance to face {DIRECTION_NAMES[action[1]]}",
             "hero": lambda: f"switch Hero {action[1]}",
-            "token": lambda: f"with token {action[2] + 1} on {name(action[1])}",
+            "token": lambda: f"with {self._stack_words(action[1], action[2])}",
             "push": lambda: f"blow the hero to {name(action[1])}",
             "move": lambda: f"move to {name(action[1])}",
             "move2": lambda: f"sprint via {name(action[1])} to {name(action[2])}",

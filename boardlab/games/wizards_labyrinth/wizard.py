@@ -182,9 +182,10 @@ class WizardTurnMixin:
     def _a_switch_token(self, p: Prompt, a: tuple) -> None:
         self.stack.pop()
         h = self.hero(p.data["seat"])
+        where = self._stack_words(a[1], a[2])
         tok = self.tokens[a[1]].pop(a[2])
         self.tokens[h.pos].append(tok)
-        self.emit(f"Switcheroo: Hero {h.seat} swaps places with token {a[2] + 1} on {cell_name(self.game, a[1])}",
+        self.emit(f"Switcheroo: Hero {h.seat} swaps places with {where}",
                   {"seat": h.seat, "from": h.pos, "to": a[1], "index": a[2]})
         h.pos, h.prev = a[1], None
 
