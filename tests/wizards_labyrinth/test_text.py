@@ -124,3 +124,50 @@ def test_switcheroo_token_choices_name_the_stack_place_not_a_bare_number():
     s.apply(("token", 20, 1))
     text = s.events(1)[n]["text"]
     assert "the 2nd of 2 tokens on" in text and text.endswith("(face down)") and "monster" not in text
+
+
+def test_the_opening_keep_prompt_says_how_many_cards_the_wizard_keeps():
+    from boardlab.engine import make
+
+    s = make("wizards-labyrinth", players=3).new_state(1)
+    while not (s.stack and s.stack[-1].kind == "keep"):
+        s.apply(s.legal_actions()[0])
+    o = s.game.option_values
+    assert _scene(s, 0)["prompt"] == (f"Wizard: keep {o['opening_keep']} of the {o['opening_draw']} cards of the"
+                                      f" opening draw ({o['opening_keep']} more to choose)")
+    s.apply(s.legal_actions()[0])
+    assert _scene(s, 0)["prompt"].endswith(f"({o['opening_keep'] - 1} more to choose)")
+
+
+def test_placing_tokens_says_the_token_limit_of_a_tile():
+    s = scenario()
+    s.whand = ["Orc"] if "Orc" in s.game.content.wizard_cards else [next(
+        n for n, c in s.game.content.wizard_cards.items() if c.type != "spell")]
+    s.mana_left = 99
+    s._legal = None
+    s.apply(("play", s.whand[0]))
+    assert s.stack[-1].kind == "place"
+    limit = s.game.token_limit
+    assert _scene(s, 0)["prompt"] == f"Wizard: place the next token (at most {limit} tokens on a tile)"
+    assert f"at most {limit} on a tile" in _scene(s, 0)["hint"]
+
+
+def test_a_potion_logs_the_healing_and_its_cause():
+    """A hero went from 5 back to 8 HP with no line saying so."""
+    s = scenario()
+    top = s.game.option_values["hero_hp"]
+    s.hero(1).hp = 5
+    s.hero(1).hand = ["Health Potion"]
+    s.hero(2).hp = top - 1
+    s.hero(2).hand = ["Health Potion"]
+    to_moves(s)
+    n = len(s.events(2))
+    for seat in (1, 2):  # drink on the movement decision, then stay
+        while s.stack[-1].seat != seat:
+            s.apply(("stay",))
+        s.apply(("use", "Health Potion"))
+    move_all(s, {})
+    log = _log(s, 2)[n:]
+    assert f"Hero 1 uses Health Potion and heals 3 HP: 5 -> 8 of {top}" in log, log
+    assert (f"Hero 2 uses Health Potion and heals 1 HP: {top - 1} -> {top} of {top}"
+            f" (it heals up to 3; {top} is the most)") in log, log

@@ -75,10 +75,14 @@ class HeroMovementMixin:
             self.ldeck.discard(a[1])
             self.count("loot:" + a[1], h.seat)
             if card.effect == "heal":
-                h.hp = min(self.game.option_values["hero_hp"], h.hp + card.amount)
+                top, before = self.game.option_values["hero_hp"], h.hp
+                h.hp = min(top, h.hp + card.amount)
+                capped = f" (it heals up to {card.amount}; {top} is the most)" if h.hp - before < card.amount else ""
+                self.emit(f"Hero {h.seat} uses {a[1]} and heals {h.hp - before} HP: {before} -> {h.hp} of {top}{capped}",
+                          {"seat": h.seat, "card": a[1], "healed": h.hp - before})
             else:
                 h.sprint = True
-            self.emit(f"Hero {h.seat} uses {a[1]}", {"seat": h.seat, "card": a[1]})
+                self.emit(f"Hero {h.seat} uses {a[1]}", {"seat": h.seat, "card": a[1]})
         elif kind == "give":
             h.hand.remove(a[2])
             mate = self.hero(a[1])

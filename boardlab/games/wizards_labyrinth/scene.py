@@ -45,6 +45,18 @@ PROMPTS = {
 }
 
 
+def _prompt_text(game: Any, st: dict[str, Any], prompt: dict[str, Any]) -> str:
+    """The prompt line; the opening keep and token placing say their counts (a new player missed them)."""
+    o = game.option_values
+    if prompt["kind"] == "keep":
+        left = o["opening_keep"] - st["wizard"]["hand_size"]
+        return (f"Wizard: keep {o['opening_keep']} of the {o['opening_draw']} cards of the opening draw"
+                f" ({left} more to choose)")
+    if prompt["kind"] == "place":
+        return f"Wizard: place the next token (at most {game.token_limit} tokens on a tile)"
+    return PROMPTS.get(prompt["kind"], "")
+
+
 def _cell_label(tile: dict[str, Any]) -> tuple[str, str, str]:
     st, kind = tile["state"], tile.get("kind")
     if st == "removed":
@@ -138,7 +150,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     return {
         "title": game.name,
         "status": status,
-        "prompt": PROMPTS.get(prompt["kind"], "") if prompt and acting == seat and seat is not None else "",
+        "prompt": _prompt_text(game, st, prompt) if prompt and acting == seat and seat is not None else "",
         "boards": [{"id": "main", "kind": "grid", "cols": n, "rows": n, **chess_axes(n, n, upper=True), "cells": cells, "walls": walls, "items": items},
                    _wheel(st["wizard"])],
         "panels": panels,
@@ -264,7 +276,7 @@ def _wizard_card_reason(game: Any, st: dict[str, Any], name: str) -> str:
     if card.effect == "shifting_gate" and not st["entrance"]:
         return "the tower has no entrance to turn yet"
     if card.effect == "switcheroo":
-        return "no hero can swap with a token now (the token must land within the limit, on a tile with no other hero)"
+        return f"no hero can swap with a token now (the token must land on a tile holding fewer than {game.token_limit} tokens, with no other hero)"
     if card.effect == "whirlwind":
         return "no room with heroes has a tile beside it to blow them to"
     return "it cannot be played now"
