@@ -109,41 +109,52 @@ def test_typing_a_square_a_listed_choice_names_takes_it_or_lists_it(game_id, com
     the choice is taken, or listed among the few that share the square; never 'Please type'."""
     rng = random.Random(3)
     game = make(game_id)
-    buf = io.StringIO()
-    out = Console(file=buf, width=80, height=30, force_terminal=compact, color_system=None, highlight=False, soft_wrap=False)
-    session = PlaySession(game, ["human"] + ["random"] * (game.players - 1), 6, str(tmp_path / "g.json"), out)
     typed: list[tuple[str, int, str]] = []  # (square, buffer position, label)
-    count = [0]
+    boards = [False]  # some decision's scene drew named squares
+    for seed in range(6, 16):  # games until 5 squares were typed (a short game plays several)
+        buf = io.StringIO()
+        out = Console(file=buf, width=80, height=30, force_terminal=compact, color_system=None, highlight=False, soft_wrap=False)
+        session = PlaySession(game, ["human"] + ["random"] * (game.players - 1), seed, str(tmp_path / "g.json"), out)
+        count = [0]
+        first = len(typed)
 
-    def fake_input(*_):
-        text = buf.getvalue()
-        last = text.rstrip("\n").split("\n")[-1]
-        if last.startswith("Press Enter") or last.startswith("Take choice"):
-            return "y" if last.startswith("Take") else ""
-        if typed and typed[-1][1] >= 0:
+        def fake_input(*_):
+            text = buf.getvalue()
+            last = text.rstrip("\n").split("\n")[-1]
+            if last.startswith("Press Enter") or last.startswith("Take choice"):
+                return "y" if last.startswith("Take") else ""
+            if len(typed) > first and typed[-1][1] >= 0:
+                sq, pos, label = typed[-1]
+                assert "Please type a number" not in text[pos:], (sq, label, text[pos:])
+                typed[-1] = (sq, -1, label)
+            st = session.state
+            count[0] += 1
+            if count[0] > 60 or st.is_over():
+                return "q"
+            legal = st.legal_actions()
+            labels = [st.describe(a) for a in legal]
+            scene = game.scene(st.view(st.current_seat()), legal)
+            from boardlab.render.compact import Squares
+
+            sq = Squares.of(scene, labels)
+            boards[0] = boards[0] or bool(sq.shown)
+            named = [(w, lab) for lab in labels for w in re.findall(r"[A-Za-z0-9]+", lab) if w.lower() in sq.shown]
+            if named and rng.random() < 0.8:
+                w, lab = rng.choice(named)
+                typed.append((w, len(text), lab))
+                return w
+            return str(rng.randrange(len(legal)) + 1)
+
+        monkeypatch.setattr("builtins.input", fake_input)
+        session.run()
+        if len(typed) > first and typed[-1][1] >= 0:  # the game ended on a typed square
             sq, pos, label = typed[-1]
-            assert "Please type a number" not in text[pos:], (sq, label, text[pos:])
-            typed[-1] = (sq, -1, label)
-        st = session.state
-        count[0] += 1
-        if count[0] > 60 or st.is_over():
-            return "q"
-        legal = st.legal_actions()
-        labels = [st.describe(a) for a in legal]
-        scene = game.scene(st.view(st.current_seat()), legal)
-        from boardlab.render.compact import Squares
-
-        sq = Squares.of(scene, labels)
-        named = [(w, lab) for lab in labels for w in re.findall(r"[A-Za-z0-9]+", lab) if w.lower() in sq.shown]
-        if named and rng.random() < 0.8:
-            w, lab = rng.choice(named)
-            typed.append((w, len(text), lab))
-            return w
-        return str(rng.randrange(len(legal)) + 1)
-
-    monkeypatch.setattr("builtins.input", fake_input)
-    session.run()
-    assert len(typed) >= 5 or game_id not in BUILTIN, "too few square-named choices typed"
+            assert "Please type a number" not in buf.getvalue()[pos:], (sq, label)
+        if len(typed) >= 5 or not boards[0]:
+            break
+    if not boards[0]:
+        pytest.skip(f"{game_id} draws no named squares (a board-less game): nothing to type")
+    assert len(typed) >= 5 or game_id not in BUILTIN, "too few square-named choices typed"  # the tests' toys are tiny
 
 
 # -- 3. a single choice is taken -----------------------------------------------------------------
@@ -303,9 +314,12 @@ def test_the_log_opens_at_its_newest_page_and_enter_shows_older_events(monkeypat
 # -- 5. every panel (i) fits ---------------------------------------------------------------------
 @pytest.mark.parametrize("game_id", GAMES)
 def test_i_shows_every_panel_within_80x30_paged_if_needed(game_id, monkeypatch):
+    """``i`` at the second screen and again at the twelfth (if the game lasts that long): every page
+    of the info panel fits 80x30. The second screen makes a short game (a new one) checked too."""
     s = Screens(game_id, 80, seed=3)
     rng = random.Random(1)
     seen: list[str] = []
+    opened = [False]  # an info panel is on screen: its pages are recorded, Enter goes back
 
     def answer(st, scr):
         last = scr.split("\n")[-1]
@@ -314,14 +328,17 @@ def test_i_shows_every_panel_within_80x30_paged_if_needed(game_id, monkeypatch):
         if last.startswith("(page "):
             seen.append(scr)
             return ""
-        if len(s.screens) in (12, 13):
-            if len(s.screens) == 13:
-                seen.append(scr)
-            return "i" if len(s.screens) == 12 else "q"
+        if opened[0]:  # the panel's only or last page, under the decision prompt
+            seen.append(scr)
+            opened[0] = False
+            return ""
+        if len(s.screens) in (2, 12):
+            opened[0] = True
+            return "i"
         return str(rng.randrange(len(st.legal_actions())) + 1)
 
     s.run(answer, monkeypatch, decisions=40)
-    assert seen or game_id not in BUILTIN
+    assert seen or game_id not in BUILTIN, "the info panel was never shown"  # the tests' toys may end at once
     for scr in seen:
         lines = scr.rstrip("\n").split("\n")
         assert len(lines) <= 30 and max(len(line) for line in lines) <= 80, scr

@@ -344,8 +344,11 @@ def test_the_hotseat_pass_screen_removes_an_enlarged_stack(server, pages):  # no
     page.goto(server.base + r["hotseat_link"])
     page.wait_for_selector("#pass:not([hidden])")
     page.locator("#pass-go").click()
-    for _ in range(6):
-        assert wait_turn(page, "mine", "pass") == "mine"
+    for i in range(6):
+        turn = wait_turn(page, "mine", "pass")
+        if turn == "pass" and i:  # the last move's redraw came before its turn ended: it passed
+            break
+        assert turn == "mine"
         page.locator(f'#boards .cell[data-click="{theirs}"]').focus()
         page.keyboard.press("Enter")
         page.wait_for_selector("#stack:not([hidden]) .stack-piece")
