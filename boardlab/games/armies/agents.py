@@ -16,7 +16,7 @@ points than the enemy's seeks it, and the random tie-break widens with the turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from boardlab.engine.agent import BaseAgent, Decision
 
@@ -350,15 +350,41 @@ class HeuristicAgent(BaseAgent):
         """Each square next to the enemy General -> how many of ``mine`` could attack it."""
         return {q: sum(1 for _, r in mine if q in r) for q in B.KING[self._general(1 - self.me).sq]}
 
-    def _free(self, cover: dict[int, int]) -> int:
-        """Squares next to the enemy General that none of our armies covers and no enemy holds."""
+    def _free(self, cover: dict[int, int], move: tuple[Any, int, int] | None = None) -> int:
+        """Squares next to the enemy General that none of our armies covers and no enemy holds
+        (after ``move`` = (army, from, to), if given: the army stands on ``to``, ``from`` is empty)."""
         st = self.st
         n = 0
         for q, c in cover.items():
             o = st.board[q]
+            if move is not None:
+                o = move[0].id if q == move[2] else None if q == move[1] else o
             if not c and (o is None or st.armies[o].seat == self.me):
                 n += 1
         return n
+
+    def _cover_after(self, cover: dict[int, int], armies, me, f: int, t: int, back) -> dict[int, int]:
+        """``cover`` (square -> how many of ``armies`` attack it) after ``me`` moves from ``f`` to
+        ``t`` (where ``back``, an army id or None, stood): only the mover and the line pieces whose
+        lines ran through ``f`` or ``t`` are recounted (pawns, knights and the General attack fixed
+        squares).  The board is moved for the count and put back."""
+        st = self.st
+        changed = [(a, r) for a, r in armies if a is me or (a.kind in _LINE and (f in r or t in r))]
+        board = st.board
+        board[f] = None
+        board[t] = me.id
+        me.sq = t
+        try:
+            cover = dict(cover)
+            for a, r in changed:
+                now = attack_squares(st, a)
+                for q in cover:
+                    cover[q] += (q in now) - (q in r)
+        finally:
+            me.sq = f
+            board[t] = back
+            board[f] = me.id
+        return cover
 
     def _box(self, me, f: int, t: int, target) -> float:
         """How many escape squares of the enemy General this move takes away (endgames)."""
@@ -374,25 +400,8 @@ class HeuristicAgent(BaseAgent):
                 cover = self._ring_cover(mine)
                 self._ring_cache = (cover, self._free(cover))
             cover, before = self._ring_cache
-        # What our armies attack changes only for the mover and for line pieces whose lines ran
-        # through f or t (pawns, knights and the General attack fixed squares): recount those.
-        changed = [(a, r) for a, r in mine if a is me or (a.kind in _LINE and (f in r or t in r))]
-        board = st.board
-        board[f] = None
-        board[t] = me.id
-        me.sq = t
-        try:
-            cover = dict(cover)
-            for a, r in changed:
-                now = attack_squares(st, a)
-                for q in cover:
-                    cover[q] += (q in now) - (q in r)
-            after = self._free(cover)
-        finally:
-            me.sq = f
-            board[t] = target.id if target is not None else None
-            board[f] = me.id
-        return float(before - after)
+        cover = self._cover_after(cover, mine, me, f, t, target.id if target is not None else None)
+        return float(before - self._free(cover, (me, f, t)))
 
     def _siege(self, me, f: int, t: int) -> tuple[bool, int]:
         """After ``me`` moves from ``f`` to the empty square ``t``: is the enemy General attacked, and how
@@ -410,29 +419,8 @@ class HeuristicAgent(BaseAgent):
             cover = {q: sum(1 for _, r in attackers if q in r) for q in squares}
             facts = self._siege_cache = (attackers, cover)
         attackers, cover = facts
-        changed = [(a, r) for a, r in attackers if a is me or (a.kind in _LINE and (f in r or t in r))]
-        board = st.board
-        board[f] = None
-        board[t] = me.id
-        me.sq = t
-        try:
-            cover = dict(cover)
-            for a, r in changed:
-                now = attack_squares(st, a)
-                for q in cover:
-                    cover[q] += (q in now) - (q in r)
-        finally:
-            me.sq = f
-            board[t] = None
-            board[f] = me.id
-        free = 0
-        for q in B.KING[eg]:
-            if cover[q]:
-                continue
-            i = me.id if q == t else None if q == f else board[q]  # who stands on q after the move
-            if i is None or st.armies[i].seat == self.me:
-                free += 1
-        return cover[eg] > 0, free
+        cover = self._cover_after(cover, attackers, me, f, t, None)
+        return cover[eg] > 0, self._free({q: cover[q] for q in B.KING[eg]}, (me, f, t))
 
     def _attacked_after(self, me, f: int, t: int, target) -> bool:
         """Could an enemy attack square ``t`` after ``me`` moves there from ``f`` (capturing ``target``)?"""
