@@ -8,7 +8,7 @@ At once, for ``--seconds`` (default 600, at most 3600):
   when one ends;
 * ``--spectators`` (200) idle spectators on the players' matches, 8 per
   address (127.0.2.x): say hello, then only read; one the server closes (e.g.
-  4009, its match unloaded) is counted and watches one of the 100 newest
+  4009 or 4010, its match unloaded) is counted and watches one of the 100 newest
   matches a second later (a page told 4009 does not come back either);
 * ``--stuck`` (50) WebSockets from one address (127.0.3.1) that ask for
   snapshots and never read; each reconnects (at most once a second) when the
@@ -38,10 +38,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -218,7 +220,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
             except ConnectionClosed as exc:  # e.g. 4009: nobody played its match, which was unloaded
                 attack["spectators_closed_by_server"] += 1
                 moved += 1
-                if exc.rcvd is not None and exc.rcvd.code == 4009:
+                if exc.rcvd is not None and exc.rcvd.code in (4009, 4010):  # unloaded (4010: finished)
                     attack["spectators_unloaded"] += 1
                 await until_stop(asyncio.sleep(1))  # then watch another (quietly: no traceback)
             except Exception:
@@ -336,21 +338,6 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
             await until_stop(asyncio.sleep(1))
 
     # -- probe and sampler ---------------------------------------------------------------------------------
-    async def probe() -> None:
-        transport = httpx.AsyncHTTPTransport(local_address="127.0.6.1")
-        async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30,
-                                     limits=httpx.Limits(keepalive_expiry=3.0)) as http:
-            while not stop.is_set():
-                t = time.perf_counter()
-                try:
-                    r = await http.get("/api/games")
-                    probes.append(time.perf_counter() - t)
-                    if r.status_code != 200:
-                        errors.append(f"probe {r.status_code}")
-                except Exception as exc:
-                    errors.append(f"probe: {type(exc).__name__}")
-                await until_stop(asyncio.sleep(0.2))
-
     async def sampler() -> None:
         while not stop.is_set():
             samples.append({"t_s": round(time.monotonic() - t0), **proc_sample(srv.proc.pid)})
@@ -361,9 +348,23 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
     tasks += [asyncio.ensure_future(spectator(i)) for i in range(args.spectators)]
     tasks += [asyncio.ensure_future(stuck(i)) for i in range(args.stuck)]
     tasks += [asyncio.ensure_future(idle_conns()), asyncio.ensure_future(flooder()),
-              asyncio.ensure_future(probe()), asyncio.ensure_future(sampler())]
+              asyncio.ensure_future(sampler())]
+    # the probe runs in its own process: its latency is the server's, not this busy client loop's
+    ctx = multiprocessing.get_context("spawn")
+    probe_stop = ctx.Event()
+    probe_out, probe_in = ctx.Pipe(duplex=False)
+    prober = ctx.Process(target=probe_process, args=(port, probe_stop, probe_in), daemon=True)
+    prober.start()
     await asyncio.sleep(args.seconds)
     stop.set()
+    probe_stop.set()
+    if await asyncio.to_thread(probe_out.poll, 30):
+        got = probe_out.recv()
+        probes.extend(got["latencies"])
+        errors.extend(got["errors"])
+    else:
+        errors.append("probe: the probe process sent no result")
+    prober.join(10)
     await asyncio.wait(tasks, timeout=40)
     for t in tasks:
         t.cancel()
@@ -376,6 +377,61 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         "probes": len(probes), "probe_ms_p50": pct(probes, 0.5), "probe_ms_p99": pct(probes, 0.99),
         "attackers": attack, "samples": samples,
     }
+
+
+def probe_process(port: int, stop, out) -> None:
+    """``GET /api/games`` every 0.2 s from 127.0.6.1 on one keep-alive connection; sends latencies and errors."""
+    import http.client
+
+    latencies: list[float] = []
+    errors: list[str] = []
+    conn = None
+    while not stop.is_set():
+        if conn is None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=("127.0.6.1", 0))
+        t = time.perf_counter()
+        try:
+            conn.request("GET", "/api/games")
+            r = conn.getresponse()
+            r.read()
+            latencies.append(time.perf_counter() - t)
+            if r.status != 200:
+                errors.append(f"probe {r.status}")
+            if r.getheader("connection", "").lower() == "close":
+                conn.close()
+                conn = None
+        except (OSError, http.client.HTTPException) as exc:
+            errors.append(f"probe: {type(exc).__name__}")
+            conn.close()
+            conn = None
+        stop.wait(0.2)
+    out.send({"latencies": latencies, "errors": errors})
+
+
+#: Benchmark-only instrumentation run in the server process: the length of every full (generation 2)
+#: garbage collection, one line per collection, in the file named by the placeholder.
+GC_PRELUDE = """
+import gc as _gc, time as _time
+_gc_log = open({path!r}, "a", buffering=1)
+_gc_t0 = [0.0]
+def _gc_timer(phase, info):
+    if phase == "start":
+        _gc_t0[0] = _time.perf_counter()
+    elif info["generation"] == 2:
+        _gc_log.write("%.1f %d\\n" % (1000 * (_time.perf_counter() - _gc_t0[0]), info["collected"]))
+_gc.callbacks.append(_gc_timer)
+"""
+
+
+def gc_pauses(path: Path) -> dict:
+    """Count, p50 and max (ms) of the server's full collections, from :data:`GC_PRELUDE`'s file."""
+    try:
+        ms = sorted(float(line.split()[0]) for line in path.read_text().splitlines() if line.strip())
+    except OSError:
+        return {}
+    if not ms:
+        return {"count": 0}
+    return {"count": len(ms), "p50_ms": ms[len(ms) // 2], "max_ms": ms[-1], "total_s": round(sum(ms) / 1000, 1)}
 
 
 def main() -> None:
@@ -396,10 +452,15 @@ def main() -> None:
     if not 0 < args.seconds <= 3600 or not 0 <= args.players <= 250 or not 0 <= args.spectators <= 2000 \
             or not 0 <= args.stuck <= 500 or not 0 <= args.idle <= 2000:
         ap.error("--seconds 0..3600, --players 0..250, --spectators 0..2000, --stuck 0..500, --idle 0..2000")
-    with Server(bot_delay=args.bot_delay) as srv:  # the server's default limits: nothing lifted
+    gc_dir = tempfile.TemporaryDirectory(prefix="boardlab-soak-gc-")
+    gc_file = Path(gc_dir.name) / "gc.txt"
+    # the server's default limits: nothing lifted
+    with Server(bot_delay=args.bot_delay, prelude=GC_PRELUDE.format(path=str(gc_file))) as srv:
         out = asyncio.run(run(srv, args))
         out["server_cpu_s"] = round(srv.cpu_seconds(), 1)
         out["loadavg_1min_at_end"] = round(os.getloadavg()[0], 2)
+    out["server_full_gc"] = gc_pauses(gc_file)
+    gc_dir.cleanup()
     if args.json:
         print(json.dumps(out, indent=2))
         return

@@ -26,11 +26,13 @@ def free_port() -> int:
 class Server:
     """The web app served by uvicorn in a child process on 127.0.0.1 (never another interface)."""
 
-    def __init__(self, bot_delay: float, pythonpath: str | None = None, nice: int = 0, env: dict | None = None) -> None:
+    def __init__(self, bot_delay: float, pythonpath: str | None = None, nice: int = 0, env: dict | None = None,
+                 prelude: str = "") -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.tmp = tempfile.TemporaryDirectory(prefix="boardlab-bench-")
-        code = (f"from boardlab.web.server import run; run(host='127.0.0.1', port={self.port}, "
+        # ``prelude``: benchmark-only instrumentation run in the server process first (e.g. a GC timer)
+        code = (f"{prelude}\nfrom boardlab.web.server import run; run(host='127.0.0.1', port={self.port}, "
                 f"data_dir={str(Path(self.tmp.name) / 'data')!r})")
         full_env = {**os.environ, "PYTHONPATH": pythonpath or str(REPO), "BOARDLAB_BOT_DELAY": str(bot_delay), **(env or {})}
         full_env.pop("BOARDLAB_DATABASE_URL", None)

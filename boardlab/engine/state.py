@@ -102,6 +102,19 @@ class Results:
         }
 
 
+def _event(entry: tuple, seat: int | None, omniscient: bool) -> dict[str, Any]:
+    """One log entry as ``seat`` may see it (see :meth:`State.events`)."""
+    idx, decision, turn, text, data, to, ptext, pdata = entry
+    ev: dict[str, Any] = {"i": idx, "decision": decision, "turn": turn}
+    if to is not None and (omniscient or (seat is not None and seat in to)):
+        ev["text"] = ptext if ptext is not None else text
+        ev["data"] = pdata if pdata is not None else data
+        ev["private"] = True
+    else:
+        ev["text"] = text
+        ev["data"] = data
+    return ev
+
 def _short(value: Any, limit: int = 120) -> str:
     """``repr(value)`` cut to ``limit`` characters (error messages quote hostile input)."""
     try:
@@ -613,17 +626,29 @@ class State:
     def events(self, seat: int | None = None, *, omniscient: bool = False) -> list[dict[str, Any]]:
         """The event log as ``seat`` may see it (``omniscient=True``: everything, for debugging)."""
         self._check_seat(seat)
+        return [_event(entry, seat, omniscient) for entry in self._entries()]
+
+    def log_mark(self) -> object:
+        """An opaque mark of the event log as it stands now, for :meth:`events_since`."""
+        return self._log
+
+    def events_since(self, mark: object, seat: int | None = None) -> list[dict[str, Any]] | None:
+        """The events ``seat`` may see that were logged after ``mark``, oldest first.
+
+        ``mark`` is the :meth:`log_mark` of this state or of an earlier state it was
+        played from (``None``: the empty log).  Costs only the new events, so a server
+        can send a long game's log piece by piece.  Returns ``None`` when ``mark`` is
+        not in this state's log (another line of play), where the whole log is needed.
+        """
+        self._check_seat(seat)
         out = []
-        for idx, decision, turn, text, data, to, ptext, pdata in self._entries():
-            ev: dict[str, Any] = {"i": idx, "decision": decision, "turn": turn}
-            if to is not None and (omniscient or (seat is not None and seat in to)):
-                ev["text"] = ptext if ptext is not None else text
-                ev["data"] = pdata if pdata is not None else data
-                ev["private"] = True
-            else:
-                ev["text"] = text
-                ev["data"] = data
-            out.append(ev)
+        node = self._log
+        while node is not mark:
+            if node is None:
+                return None
+            out.append(_event(node[1], seat, False))
+            node = node[0]
+        out.reverse()
         return out
 
     # -- copy and search -------------------------------------------------

@@ -38,16 +38,20 @@ from boardlab.engine.scene import rename_seats
 from .bots import BotPool, check_web_spec, fallback_action
 from .db import Store, StoredMatch
 from .limits import LimitLog
-from .push import Outbox, Pusher
+from .push import Feed, Outbox, Pusher
 
 log = logging.getLogger("boardlab.web")
 
 #: WebSocket close code for a spectator whose match was unloaded to make room (nobody was playing it).
 CLOSE_UNLOADED = 4009
 CLOSE_UNLOADED_REASON = "nobody is playing this match; it was unloaded to make room: reload the page to watch again"
-#: Finished matches with no page open (spectators included) kept in memory, most recently used first;
-#: older ones are unloaded at once rather than after ``idle_seconds`` (issue 30: the soak's RSS grew
-#: with every match played, each finished Dungeon's Jewel match holding about 1.6 MB for 300 s).
+#: WebSocket close code for a spectator of a finished match that was unloaded (the page keeps its final position).
+CLOSE_FINISHED = 4010
+CLOSE_FINISHED_REASON = "this match is over and nobody plays it; it was unloaded to save memory: reload the page to see it again"
+#: Finished matches no seat has open (spectators do not count) kept in memory, most recently used
+#: first; older ones are unloaded at once rather than after ``idle_seconds`` (issue 30: the soak's
+#: RSS grew with every match played, each finished Dungeon's Jewel match holding about 1.6 MB for
+#: 300 s, and spectators kept finished matches loaded up to ``max_matches``).
 MAX_FINISHED = 16
 #: Steps between the states a replay keeps (a step is rebuilt from the checkpoint before it).
 REPLAY_EVERY = 32
@@ -150,10 +154,11 @@ class Match:
         raise WebError(403, f"this token does not hold seat {seat}")
 
 
-def snapshot(match: Match | None, seat: int | None, state: State | None = None) -> dict[str, Any]:
+def snapshot(match: Match | None, seat: int | None, state: State | None = None, *, events: bool = True) -> dict[str, Any]:
     """Everything a page for ``seat`` (``None``: spectator) is sent; built from its view only.
 
     ``match`` may be ``None`` when ``state`` is given (a bare state: seats keep their default names).
+    ``events=False`` leaves out the log (see :func:`seat_events`).
     """
     st = state if state is not None else match.state
     view = st.view(seat)
@@ -163,7 +168,7 @@ def snapshot(match: Match | None, seat: int | None, state: State | None = None) 
     # the names typed in the lobby, in the scene, the action labels and the log alike
     defaults = st.game.seat_names()
     names = [s.name for s in match.seats] if match is not None else list(defaults)
-    return {
+    out = {
         "type": "snapshot",
         "match": match.info() if state is None else None,
         "seat": seat,
@@ -174,8 +179,31 @@ def snapshot(match: Match | None, seat: int | None, state: State | None = None) 
         "view": view,
         "scene": rename_seats(st.game.scene(view, actions), defaults, names),
         "actions": rename_seats(st.labeled_actions(), defaults, names) if mine else [],
-        "events": rename_seats(st.events(seat), defaults, names),
     }
+    if events:
+        out["events"] = rename_seats(st.events(seat), defaults, names)
+    return out
+
+
+def seat_events(match: Match, seat: int | None, since: object = None) -> list[dict[str, Any]] | None:
+    """``seat``'s events of the match logged after log mark ``since``, with the seats' names.
+
+    ``since=None`` is the empty log's mark: all events.  ``None`` when ``since`` is not in the
+    match's log (see :meth:`State.events_since`).
+    """
+    st = match.state
+    new = st.events_since(since, seat)
+    if new is None:
+        return None
+    return rename_seats(new, st.game.seat_names(), [s.name for s in match.seats])
+
+
+#: How the hub's :class:`Pusher` reads a match: snapshots without the log, and the log piece by piece.
+FEED = Feed(
+    base=lambda match, seat: snapshot(match, seat, events=False),
+    mark=lambda match: match.state.log_mark(),
+    events=seat_events,
+)
 
 
 def _rebuild(m: StoredMatch) -> State:
@@ -205,7 +233,7 @@ class Hub:
         self.max_matches = max_matches
         #: A match no seat plays (spectators do not count) is unloaded after this many seconds.
         self.idle_seconds = idle_seconds
-        #: Finished matches nobody has open are held at most this many (:meth:`trim_finished`).
+        #: Finished matches no seat has open (spectators do not count) are held at most this many (:meth:`trim_finished`).
         self.max_finished = max_finished
         self.matches: dict[str, Match] = {}
         # Every Match object still referenced somewhere (a request or socket that
@@ -216,7 +244,7 @@ class Hub:
         self._loading: dict[str, asyncio.Future] = {}
         self._sweeper: asyncio.Task | None = None
         self.closing = False
-        self.push = Pusher()  # last snapshot pushed per match and seat: pages get incremental updates
+        self.push = Pusher(FEED)  # last snapshot pushed per match and seat: pages get incremental updates
         self.limit_log = LimitLog()
 
     # -- loading -----------------------------------------------------------
@@ -315,34 +343,36 @@ class Hub:
             and not m.lock.locked()
         )
 
-    def unload(self, m: Match) -> None:
+    def unload(self, m: Match, code: int = CLOSE_UNLOADED, reason: str = CLOSE_UNLOADED_REASON) -> None:
         """Drop ``m`` from memory; its record (seed and actions) stays in the database.
 
-        Its spectators' sockets (if any) are closed with :data:`CLOSE_UNLOADED`.
+        Its spectators' sockets (if any) are closed with ``code`` (:data:`CLOSE_UNLOADED`).
         """
         if self.matches.get(m.id) is m:
             del self.matches[m.id]
         self._replays.pop(m.id, None)
         m.unloaded = True
         for key, (box, _seat) in list(m.listeners.items()):
-            box.drop(CLOSE_UNLOADED, CLOSE_UNLOADED_REASON, quiet=True)
+            box.drop(code, reason, quiet=True)
             m.listeners.pop(key, None)
         self.push.forget(m)
 
     def trim_finished(self, keep: Match | None = None) -> int:
-        """Unload finished matches that no page has open beyond the :attr:`max_finished` most recently used.
+        """Unload finished matches that no seat has open beyond the :attr:`max_finished` most recently used.
 
-        Nobody is closed (they have no page); a replay or a late page reloads one from the database.
-        Called when a finished match loses its last page or is loaded (``keep``: that one stays).
-        Returns how many were unloaded.
+        Spectators do not keep a finished match loaded (issue 30): theirs are closed with
+        :data:`CLOSE_FINISHED` (the page keeps the final position it was sent).  A replay or a
+        late page reloads one from the database.  Called when a match ends, when a finished
+        match loses a page, or when one is loaded (``keep``: that one stays).  Returns how many
+        were unloaded.
         """
-        done = [m for m in self.matches.values() if m.record.status == "over" and not m.listeners and self.idle(m)]
+        done = [m for m in self.matches.values() if m.record.status == "over" and self.idle(m)]
         extra = len(done) - self.max_finished
         if extra <= 0:
             return 0
         out = sorted((m for m in done if m is not keep), key=lambda m: m.touched)[:extra]
         for m in out:
-            self.unload(m)
+            self.unload(m, CLOSE_FINISHED, CLOSE_FINISHED_REASON)
         return len(out)
 
     def make_room(self) -> None:
@@ -551,8 +581,8 @@ class Hub:
                 match.record.status = "over"
                 match.record.results = results
         await self.broadcast(match)
-        if over and not match.listeners:
-            self.trim_finished()
+        if over:
+            self.trim_finished(keep=match)
         self.kick(match)
 
     # -- listeners ---------------------------------------------------------
@@ -560,21 +590,21 @@ class Hub:
         """Register page ``key`` (its :class:`Outbox`) for ``seat`` and queue it a full snapshot."""
         box.seat = seat
         match.listeners[key] = (box, seat)
-        self.push.hello(match, box, lambda: snapshot(match, seat), match.state.decisions)
+        self.push.hello(match, box, match.state.decisions)
 
     def unlisten(self, match: Match, key: int) -> None:
-        match.listeners.pop(key, None)
+        gone = match.listeners.pop(key, None)
         if not match.listeners:
             self.push.forget(match)  # no page left: keep no copy of its last snapshots
-            if match.record.status == "over":
-                self.trim_finished()
+        if match.record.status == "over" and (not match.listeners or gone is not None and gone[1] is not None):
+            self.trim_finished()
 
     async def broadcast(self, match: Match) -> None:
         """Queue each page's update; never waits on a socket (a page that does not read is dropped)."""
         for key, (box, _seat) in list(match.listeners.items()):
             if box.closed.is_set():
                 match.listeners.pop(key, None)
-        self.push.broadcast(match, [box for box, _ in match.listeners.values()], snapshot)
+        self.push.broadcast(match, [box for box, _ in match.listeners.values()])
 
     # -- bots --------------------------------------------------------------
     def kick(self, match: Match) -> None:

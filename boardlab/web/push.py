@@ -253,23 +253,56 @@ def apply_update(snap: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]
     return out
 
 
+class Feed:
+    """What :class:`Pusher` reads from a live match (``boardlab.web.matches`` provides it).
+
+    ``base(match, seat)``: the seat's snapshot without ``events``; ``mark(match)``: the
+    match state's :meth:`~boardlab.engine.State.log_mark`; ``events(match, seat, since)``:
+    the seat's events after log mark ``since`` (``None``: all of them), or ``None`` when
+    ``since`` is not in the log.
+    """
+
+    __slots__ = ("base", "mark", "events")
+
+    def __init__(self, base: Any, mark: Any, events: Any) -> None:
+        self.base, self.mark, self.events = base, mark, events
+
+
 class _Sent:
-    """What was last pushed to a seat's pages: the snapshot, its encoding, and the update that led here."""
+    """What was last pushed to a seat's pages: the snapshot without its events, the log mark, the update here.
 
-    __slots__ = ("snap", "body", "update", "prev_id")
+    Only the events logged since the last state are built for an update, and the seat's whole
+    log is never kept as objects: a full snapshot (first contact, a page that fell behind) is
+    encoded from the state when first needed and kept as text for the pages that ask again
+    (issue 30: per move, rebuilding and comparing a 2,000-decision log per seat was the largest
+    part of the event loop's work, and its copies per seat the largest part of a match's memory).
+    """
 
-    def __init__(self, snap: dict[str, Any], prev: "_Sent | None" = None) -> None:
-        self.snap = snap
-        self.body: str | None = None  # the encoded snapshot, made when first needed
+    __slots__ = ("snap", "mark", "body", "update", "prev_id")
+
+    def __init__(self, feed: Feed, match: Any, seat: int | None, prev: "_Sent | None" = None) -> None:
+        self.snap: dict[str, Any] = feed.base(match, seat)
+        self.mark = feed.mark(match)
+        self.body: str | None = None  # the encoded full snapshot, made when first needed
         self.update: str | None = None  # the encoded update from ``prev_id`` to here
         self.prev_id: int | None = None
-        if prev is not None and prev.snap["state_id"] < snap["state_id"]:
+        if prev is not None and prev.snap["state_id"] < self.snap["state_id"]:
             self.prev_id = prev.snap["state_id"]
-            self.update = encode(make_update(prev.snap, snap))
+            msg: dict[str, Any] = {
+                "type": "update", "seat": seat, "from": self.prev_id, "state_id": self.snap["state_id"],
+                "patch": diff(prev.snap, self.snap),
+            }
+            new = feed.events(match, seat, prev.mark)
+            if new is None:  # the log is not the one the pages have: send it whole
+                msg["events"] = feed.events(match, seat, None)
+            else:
+                msg["events_new"] = new
+            self.update = encode(msg)
 
-    def encoded(self) -> str:
+    def encoded(self, feed: Feed, match: Any) -> str:
+        """The full snapshot as text (the match must still be at this state: callers check ``state_id``)."""
         if self.body is None:
-            self.body = encode(self.snap)
+            self.body = encode({**self.snap, "events": feed.events(match, self.snap["seat"], None)})
         return self.body
 
 
@@ -292,31 +325,29 @@ def make_update(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 class Pusher:
     """Per match and seat, the last snapshot pushed, so that pages get updates rather than snapshots."""
 
-    def __init__(self) -> None:
+    def __init__(self, feed: Feed) -> None:
+        self.feed = feed
         self._sent: weakref.WeakKeyDictionary[Any, dict[int | None, _Sent]] = weakref.WeakKeyDictionary()
 
     def forget(self, match: Any) -> None:
         """Drop what was pushed for ``match`` (its last page has gone)."""
         self._sent.pop(match, None)
 
-    def hello(self, match: Any, box: Outbox, make_snap: Any, state_id: int) -> None:
-        """Queue a full snapshot for a page (first contact, or after a gap).
+    def hello(self, match: Any, box: Outbox, state_id: int) -> None:
+        """Queue a full snapshot of the match's current state ``state_id`` for a page (first contact, or after a gap).
 
-        ``make_snap()`` builds the seat's snapshot of state ``state_id``; it is called only when
-        no page of that seat was pushed this state yet (a page repeating ``hello`` costs an
-        encoded copy, not a scene build: issue 30's never-reading sockets sent 10 a second).
+        The snapshot is built only when no page of that seat was pushed this state yet (a page
+        repeating ``hello`` costs an encoded copy, not a scene build: issue 30's never-reading
+        sockets sent 10 a second).
         """
         seats = self._sent.setdefault(match, {})
         cur = seats.get(box.seat)
-        if cur is None or cur.snap["state_id"] < state_id:
-            cur = seats[box.seat] = _Sent(make_snap())
-        if cur.snap["state_id"] == state_id:
-            box.push(cur.encoded())
-        else:  # pragma: no cover - a snapshot older than one already pushed
-            box.push(make_snap())
+        if cur is None or cur.snap["state_id"] != state_id:
+            cur = seats[box.seat] = _Sent(self.feed, match, box.seat)
+        box.push(cur.encoded(self.feed, match))
         box.sent_id = state_id
 
-    def broadcast(self, match: Any, boxes: list[Outbox], snapshot: Any) -> None:
+    def broadcast(self, match: Any, boxes: list[Outbox]) -> None:
         """Queue for each page what changed since the last message it got (never waits)."""
         if not boxes:  # no page: nothing to build, and no entry kept for the match
             return
@@ -328,12 +359,12 @@ class Pusher:
             seat = box.seat
             cur = fresh.get(seat)
             if cur is None:
-                cur = fresh[seat] = seats[seat] = _Sent(snapshot(match, seat), seats.get(seat))
+                cur = fresh[seat] = seats[seat] = _Sent(self.feed, match, seat, seats.get(seat))
             new_id = cur.snap["state_id"]
             if box.sent_id == new_id:
                 continue
             if cur.update is not None and box.sent_id == cur.prev_id:
                 box.push(cur.update)
             else:
-                box.push(cur.encoded())
+                box.push(cur.encoded(self.feed, match))
             box.sent_id = new_id

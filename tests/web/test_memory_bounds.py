@@ -8,6 +8,8 @@ count what the hub holds after many matches are created and played to the end.
 
 from __future__ import annotations
 
+import pytest
+
 from boardlab.web.matches import MAX_FINISHED
 
 from .conftest import auth, create
@@ -64,7 +66,36 @@ def test_finished_matches_nobody_has_open_are_bounded_by_count(client):
     assert held["replay_states"] <= 4096
 
 
-def test_a_watched_finished_match_is_kept_until_its_last_page_leaves(client):
+def test_a_finished_match_a_seat_has_open_is_kept_until_that_page_leaves(client):
+    hub = client.app.state.hub
+    hub.max_finished = 3
+    watched = create(client, "toy", seats=HUMANS, seed=100, variant="short")
+    _play_to_the_end(client, watched)
+    wid = watched["match"]["id"]
+    with client.websocket_connect(f"/api/matches/{wid}/ws") as ws:
+        ws.send_json({"type": "hello", "seat": 0, "token": watched["seats"][0]["token"]})
+        assert ws.receive_json()["type"] == "snapshot"
+        for i in range(12):  # many more finished matches than the bound while its player looks at it
+            _play_to_the_end(client, create(client, "toy", seats=HUMANS, seed=200 + i, variant="short"))
+            assert _held(hub)["finished_unwatched"] <= 3
+        assert wid in hub.matches  # its player's page was not closed
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json()["type"] == "pong"
+    for _ in range(200):  # the handler ends after the disconnect; the next requests let it run
+        if wid not in hub.matches:
+            break
+        client.get("/api/matches", params={"limit": 1})
+    assert wid not in hub.matches  # its last seat's page left: the oldest finished match is let go
+    assert _held(hub)["finished_unwatched"] <= 3
+    assert client.get(f"/api/matches/{wid}").json()["status"] == "over"  # reloaded on demand
+
+
+def test_spectators_do_not_keep_a_finished_match_loaded(client):
+    """Issue 30: the soak's spectators kept every finished match they watched in memory (up to --max-matches)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from boardlab.web.matches import CLOSE_FINISHED
+
     hub = client.app.state.hub
     hub.max_finished = 3
     watched = create(client, "toy", seats=HUMANS, seed=100, variant="short")
@@ -72,17 +103,16 @@ def test_a_watched_finished_match_is_kept_until_its_last_page_leaves(client):
     wid = watched["match"]["id"]
     with client.websocket_connect(f"/api/matches/{wid}/ws") as ws:
         ws.send_json({"type": "hello"})
-        assert ws.receive_json()["type"] == "snapshot"
-        for i in range(12):  # many more finished matches than the bound while it is watched
+        final = ws.receive_json()
+        assert final["type"] == "snapshot" and final["over"]  # the watcher has the final position
+        for i in range(2):  # up to the bound (it and two more), the watched finished match stays
             _play_to_the_end(client, create(client, "toy", seats=HUMANS, seed=200 + i, variant="short"))
-            assert _held(hub)["finished_unwatched"] <= 3
-        assert wid in hub.matches  # its spectator was not closed
-        ws.send_json({"type": "ping"})
-        assert ws.receive_json()["type"] == "pong"
-    for _ in range(200):  # the handler ends after the disconnect; the next requests let it run
-        if wid not in hub.matches:
-            break
-        client.get("/api/matches", params={"limit": 1})
-    assert wid not in hub.matches  # its last page left: the oldest finished match is let go
-    assert _held(hub)["finished_unwatched"] <= 3
+        assert wid in hub.matches
+        _play_to_the_end(client, create(client, "toy", seats=HUMANS, seed=300, variant="short"))
+        assert wid not in hub.matches  # one more finished match: the oldest is let go, watched or not
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == CLOSE_FINISHED
+    over = [m for m in hub.matches.values() if m.record.status == "over"]
+    assert len(over) <= 3
     assert client.get(f"/api/matches/{wid}").json()["status"] == "over"  # reloaded on demand

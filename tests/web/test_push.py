@@ -79,3 +79,55 @@ def test_the_last_page_leaving_frees_the_pushed_snapshots(client):
             break
         client.get("/api/games")
     assert match not in hub.push._sent and not match.listeners
+
+
+def test_updates_carry_only_the_new_events_and_the_log_is_built_only_for_a_full_snapshot(client, monkeypatch):
+    """Issue 30: per move the server built, copied and compared every listening seat's whole log.
+
+    The pages (a seat and a spectator) follow 30 moves by updates alone and end with exactly the
+    snapshot the server would send afresh; the whole log is built once per ``hello``, never per move.
+    """
+    from boardlab.web.matches import FEED
+
+    from .conftest import auth, canon, create
+
+    whole = []
+    events = FEED.events
+
+    def counting(match, seat, since=None):
+        if since is None:
+            whole.append(seat)
+        return events(match, seat, since)
+
+    monkeypatch.setattr(FEED, "events", counting)
+    r = create(client, "toy", [{"kind": "human"}, {"kind": "human"}], seed=5)
+    mid, toks = r["match"]["id"], [s["token"] for s in r["seats"]]
+    first = client.post(f"/api/matches/{mid}/actions", headers=auth(toks[0]), json={"seat": 0, "state_id": 0, "index": 0})
+    assert first.status_code == 200 and first.json()["events"]  # the pages open on a log (its mark is not the empty one)
+    with client.websocket_connect(f"/api/matches/{mid}/ws") as mine, \
+            client.websocket_connect(f"/api/matches/{mid}/ws") as watcher:
+        mine.send_json({"type": "hello", "seat": 0, "token": toks[0]})
+        watcher.send_json({"type": "hello"})
+        pages = {0: mine.receive_json(), None: watcher.receive_json()}
+        assert [p["type"] for p in pages.values()] == ["snapshot", "snapshot"]
+        assert sorted(whole, key=str) == [0, None]
+        moves = 0
+        while moves < 30 and not pages[0]["over"]:
+            acting = pages[0]["acting"]
+            got = client.post(f"/api/matches/{mid}/actions", headers=auth(toks[acting]),
+                              json={"seat": acting, "state_id": pages[0]["state_id"], "index": 0})
+            assert got.status_code == 200, got.text
+            moves += 1
+            for seat, ws in ((0, mine), (None, watcher)):
+                msg = ws.receive_json()
+                assert msg["type"] == "update" and "events_new" in msg, msg
+                pages[seat] = apply_update(pages[seat], msg)
+        assert moves >= 5
+        assert sorted(whole, key=str) == [0, None]  # nothing rebuilt the whole log while playing
+        for seat in (0, None):
+            fresh = client.get(f"/api/matches/{mid}/state", params={} if seat is None else {"seat": seat},
+                               headers=auth(toks[0]) if seat == 0 else {}).json()
+            assert canon(pages[seat]) == canon(fresh)
+        assert len(pages[0]["events"]) > 5
+        sent = client.app.state.hub.push._sent[client.app.state.hub.get(mid)]
+        assert all("events" not in s.snap and s.body is None for s in sent.values())  # no copy of the log kept

@@ -56,6 +56,12 @@
       $("conn").className = "conn off"; $("conn").title = "Reconnecting…";
       // 4009: a watched match nobody plays was unloaded to make room; 4429: over a limit (too many
       // sockets or messages from this address). Reconnecting at once would only repeat it.
+      // 4010: the match is over and was unloaded to save memory: the final position stays on the page.
+      if (ev.code === 4010) {
+        $("conn").title = "The game is over: no longer live";
+        B.toast("This game is over; the live connection was closed to save the server's memory. Reload the page to see it again.", "info");
+        return;
+      }
       if (ev.code === 4009 || ev.code === 4429) {
         $("conn").title = "Disconnected";
         if (ev.code === 4009) { fatal("Nobody is playing this match right now, so the server let it go. Reload the page to watch again."); return; }
