@@ -17,17 +17,22 @@ At once, for ``--seconds`` (default 600, at most 3600):
   nothing; reopened (at most 50 a second in all) when closed;
 * one client (127.0.5.1) flooding ``hello`` messages as fast as it can,
   reconnecting a second after each close;
-* a probe (127.0.6.1) asking ``GET /api/games`` every 0.2 s.
+* a probe (127.0.6.1) asking ``GET /api/games`` every 0.2 s, from its own
+  process (so that its latency is the server's, not this busy client loop's).
 
 Reported: the playing clients' errors (non-2xx, WebSocket errors, dropped
 connections), move and probe latency p50/p99, what the attackers got (opened,
 refused, closed), and every ``--sample-every`` seconds the server's RSS, open
 descriptors and the kernel's TCP memory (``/proc/net/sockstat``, all sockets
-on the machine).  Stops by itself.
+on the machine), and the length of the server's full garbage collections
+(a benchmark-only hook, ``GC_PRELUDE``).  ``--census T1,T2`` also counts the
+server's objects at those times (``CENSUS_PRELUDE``).  Stops by itself.
 
     nice python benchmarks/bench_soak.py                  # 10 minutes
     nice python benchmarks/bench_soak.py --seconds 90 --json
     nice python benchmarks/bench_soak.py --seconds 180 --max-turns 12   # many matches end in a short run
+    nice python benchmarks/bench_soak.py --seconds 1800 --sample-every 30  # past the first games' end
+    nice python benchmarks/bench_soak.py --seconds 300 --census 120,290   # what the server's memory holds
 
 Goal (quiet 2-core machine, default bot delay 0.8 s): 0 errors for the playing
 clients, move p99 <= 500 ms, probe p99 <= 200 ms, RSS and descriptors flat after warm-up.
@@ -423,6 +428,46 @@ _gc.callbacks.append(_gc_timer)
 """
 
 
+#: Benchmark-only census (``--census T1,T2``): at each time, in a thread of the server, the tracked
+#: objects by type before and after a full collection (what is garbage, what is live and growing),
+#: and RSS before and after glibc's ``malloc_trim`` (memory freed but not returned to the OS).  Objects
+#: frozen at start-up (``gc.freeze()``, see ``boardlab.web.server.tune_gc``) are not counted.
+CENSUS_PRELUDE = """
+import threading as _th, time as _t, gc as _g, collections as _c
+def _rss():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1]) / 1024
+def _count(f, label):
+    objs = _g.get_objects()
+    c = _c.Counter(type(o).__module__ + "." + type(o).__qualname__ for o in objs)
+    del objs
+    f.write("%s: RSS %.1f MB, %d tracked objects\\n" % (label, _rss(), sum(c.values())))
+    return c
+def _census():
+    f = open({path!r}, "w", buffering=1)
+    t0 = _t.monotonic()
+    prev = None
+    for at in {times!r}:
+        _t.sleep(max(0.0, at - (_t.monotonic() - t0)))
+        c = _count(f, "t=%g s, before a full collection" % at)
+        n = _g.collect()
+        c2 = _count(f, "t=%g s, after it (%d unreachable)" % (at, n))
+        f.write("  garbage by type: %r\\n" % ((c - c2).most_common(12),))
+        if prev is not None:
+            f.write("  live objects grown since the last census: %r\\n" % ((c2 - prev).most_common(12),))
+        prev = c2
+        try:
+            import ctypes
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+            f.write("  after malloc_trim: RSS %.1f MB\\n" % _rss())
+        except (OSError, AttributeError):
+            pass
+    f.close()
+_th.Thread(target=_census, daemon=True).start()
+"""
+
+
 def gc_pauses(path: Path) -> dict:
     """Count, p50 and max (ms) of the server's full collections, from :data:`GC_PRELUDE`'s file."""
     try:
@@ -447,6 +492,9 @@ def main() -> None:
                     help="the matches' max_turns option (0: the game's own cap); small values let a short soak see many matches end")
     ap.add_argument("--ramp", type=float, default=20.0, help="seconds over which the players start")
     ap.add_argument("--sample-every", type=float, default=10.0)
+    ap.add_argument("--census", default="",
+                    help="seconds (comma-separated) at which the server counts its objects (CENSUS_PRELUDE; "
+                         "each census holds the server for a second or so, so latency figures of such a run are not comparable)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if not 0 < args.seconds <= 3600 or not 0 <= args.players <= 250 or not 0 <= args.spectators <= 2000 \
@@ -455,21 +503,39 @@ def main() -> None:
     gc_dir = tempfile.TemporaryDirectory(prefix="boardlab-soak-gc-")
     gc_file = Path(gc_dir.name) / "gc.txt"
     # the server's default limits: nothing lifted
-    with Server(bot_delay=args.bot_delay, prelude=GC_PRELUDE.format(path=str(gc_file))) as srv:
+    try:
+        census = [float(x) for x in args.census.split(",") if x.strip()]
+    except ValueError:
+        ap.error("--census: seconds separated by commas, e.g. 120,290")
+    if any(not 0 < t < args.seconds for t in census):
+        ap.error("--census: each time must be within the run (0 < t < --seconds)")
+    census_file = Path(gc_dir.name) / "census.txt"
+    prelude = GC_PRELUDE.format(path=str(gc_file))
+    if census:
+        prelude += CENSUS_PRELUDE.format(path=str(census_file), times=census)
+    with Server(bot_delay=args.bot_delay, prelude=prelude) as srv:
         out = asyncio.run(run(srv, args))
         out["server_cpu_s"] = round(srv.cpu_seconds(), 1)
         out["loadavg_1min_at_end"] = round(os.getloadavg()[0], 2)
     out["server_full_gc"] = gc_pauses(gc_file)
+    out["server_log_lines"] = len(srv.log_lines)  # the rate-limited one-line warnings (limits biting)
+    out["server_log_sample"] = sorted({line[:120] for line in srv.log_lines})[:6]
+    if census:
+        out["server_census"] = census_file.read_text().splitlines() if census_file.exists() else []
     gc_dir.cleanup()
     if args.json:
         print(json.dumps(out, indent=2))
         return
     samples = out.pop("samples")
+    census_lines = out.pop("server_census", [])
     for k, v in out.items():
         print(f"{k:>22}: {v}")
     print(f"{'t_s':>6} {'rss_mb':>8} {'fds':>6} {'tcp_inuse':>10} {'tcp_mem_mb':>11}")
     for s in samples:
         print(f"{s.get('t_s', ''):>6} {s.get('rss_mb', ''):>8} {s.get('fds', ''):>6} {s.get('tcp_inuse', ''):>10} {s.get('tcp_mem_mb', ''):>11}")
+    if census_lines:
+        print("server census:")
+        print("\n".join(census_lines))
 
 
 if __name__ == "__main__":

@@ -40,7 +40,11 @@ class Server:
         if nice:
             cmd = ["nice", "-n", str(nice), *cmd]
         # cwd: the temporary dir, so that `-c` imports boardlab from PYTHONPATH, not from the current dir
-        self.proc = subprocess.Popen(cmd, env=full_env, cwd=self.tmp.name, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # the server's log goes to a file: a pipe nobody reads fills up (64 KiB) and blocks the writer
+        self.log_path = Path(self.tmp.name) / "server.log"
+        self.log_lines: list[str] = []
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(cmd, env=full_env, cwd=self.tmp.name, stdout=subprocess.DEVNULL, stderr=self._log)
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -68,8 +72,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
-        if self.proc.stderr is not None:
-            self.proc.stderr.close()
+        self._log.close()
+        try:
+            self.log_lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            pass
         self.tmp.cleanup()
 
     def __enter__(self) -> "Server":

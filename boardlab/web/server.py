@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import socket
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,69 @@ def uvicorn_config(app: Any, host: str, port: int, forwarded_allow_ips: str | No
     )
     quiet_uvicorn_log()  # after Config, which configures uvicorn's loggers
     return config
+
+
+#: Log records waiting for the writer thread; more are dropped (and counted) rather than wait.
+LOG_QUEUE = 1000
+
+
+class _OffLoop(logging.Handler):
+    """Hands each record to the writer thread of :func:`log_off_loop` instead of writing it."""
+
+    def __init__(self, target: logging.Handler, pending: "queue.Queue[Any]", dropped: list[int]) -> None:
+        super().__init__(target.level)
+        self.target, self.pending, self.dropped = target, pending, dropped
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            record.msg, record.args = record.getMessage(), None  # formatted now: its arguments may change
+            self.pending.put_nowait((self.target, record))
+        except queue.Full:
+            self.dropped[0] += 1
+        except Exception:  # pragma: no cover - a malformed message
+            self.handleError(record)
+
+
+def log_off_loop(loggers: tuple[str, ...] = ("uvicorn", "uvicorn.access", "boardlab"), size: int = LOG_QUEUE) -> threading.Thread:
+    """Write the server's log lines from a thread, never from the event loop (issue 30).
+
+    A warning written on the loop to a stderr that does not take it (a pipe nobody reads, a
+    terminal paused with Ctrl+S, a stuck log collector) blocked the write and froze the whole
+    server: the soak benchmark's 30-minute run stopped answering when its unread stderr pipe
+    filled.  Each handler of ``loggers`` (``boardlab`` has none: Python's last-resort stderr
+    handler) is replaced by one that queues the record, at most ``size`` waiting; when the
+    queue is full, records are dropped and counted, and the count is written once the writer
+    catches up.  Returns the writer thread (a daemon).
+    """
+    pending: queue.Queue[Any] = queue.Queue(size)
+    dropped = [0]
+    for name in loggers:
+        logger = logging.getLogger(name)
+        targets = [h for h in logger.handlers if not isinstance(h, _OffLoop)]
+        if not targets and not logger.handlers and name == "boardlab":
+            fallback = logging.StreamHandler(sys.stderr)
+            fallback.setLevel(logging.WARNING)
+            targets = [fallback]
+            logger.propagate = False
+        for h in targets:
+            if h in logger.handlers:
+                logger.removeHandler(h)
+            logger.addHandler(_OffLoop(h, pending, dropped))
+
+    def write() -> None:
+        while True:
+            target, record = pending.get()
+            target.handle(record)
+            if dropped[0] and pending.empty():
+                n, dropped[0] = dropped[0], 0
+                target.handle(logging.makeLogRecord({
+                    "name": "boardlab.web", "levelno": logging.WARNING, "levelname": "WARNING",
+                    "msg": f"{n} log lines were dropped: the log output did not keep up",
+                }))
+
+    writer = threading.Thread(target=write, name="boardlab-log-writer", daemon=True)
+    writer.start()
+    return writer
 
 
 #: Allocations between young garbage collections in the server (CPython's default is 700).
@@ -109,6 +175,7 @@ def run(
     app = create_app(data_dir=data, limits=limits)
     config = uvicorn_config(app, host, port, forwarded_allow_ips, fd_limit=fds)
     logging.getLogger("boardlab.web").setLevel(logging.WARNING)
+    log_off_loop()
     tune_gc()
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("localhost" if host == "::" else host)
     if ":" in shown:

@@ -390,3 +390,37 @@ def test_pages_run_under_the_strict_csp(server, pages):
     page.wait_for_timeout(300)
     csp = [e for e in pages.errors if "Content Security Policy" in e or "Content-Security-Policy" in e]
     assert not csp and not pages.errors, pages.errors
+
+
+def test_a_finished_match_unloaded_under_its_spectator_keeps_the_final_position(server, pages):
+    """Issue 30: spectators no longer keep a finished match loaded; the page is told (4010) and keeps the board."""
+    import asyncio
+
+    from boardlab.web.matches import CLOSE_FINISHED, CLOSE_FINISHED_REASON
+
+    bots = [{"kind": "bot", "agent": "random"}] * 2
+    st, r = call(server.base, "POST", "/api/matches", {"game": "gridtest", "seats": bots, "seed": 11, "options": {"max_turns": 20}})
+    assert st == 201, r
+    mid = r["match"]["id"]
+    page = pages.new()
+    page.goto(server.base + r["spectator_link"])
+    wait_turn(page, "over")
+    final = state_id(page)
+    hub = server.app.state.hub
+
+    async def unload() -> None:
+        m = hub.matches.get(mid)  # (newer finished matches of other tests may have let it go already)
+        if m is not None:
+            hub.unload(m, CLOSE_FINISHED, CLOSE_FINISHED_REASON)
+
+    asyncio.run_coroutine_threadsafe(unload(), hub._sweeper.get_loop()).result(10)
+    page.wait_for_selector("#conn.off", state="attached")
+    page.wait_for_selector(".toast", state="attached")
+    assert "This game is over" in page.locator("#toasts").inner_text()
+    page.wait_for_function("document.getElementById('status').textContent.includes('No longer live')")
+    assert mid not in hub.matches
+    assert page.locator("svg.board").count() >= 1 and state_id(page) == final  # the final position stays
+    assert "fatal" not in (page.get_attribute("body", "class") or "")
+    page.wait_for_timeout(1500)  # and it does not reconnect (which would reload the match)
+    assert mid not in hub.matches
+    assert not pages.errors, pages.errors

@@ -38,3 +38,48 @@ def test_run_refuses_a_busy_port(tmp_path):
         s.listen()
         with pytest.raises(BoardlabError, match="cannot listen"):
             run(port=s.getsockname()[1], data_dir=str(tmp_path))
+
+
+def test_log_lines_are_written_off_the_event_loop_and_never_block_it():
+    """Issue 30: a warning written on the loop to a stderr nobody read (a full pipe) froze the server.
+
+    The target handler blocks (like a full pipe); logging 500 lines must still return, keeping at
+    most the queue's size and counting the rest, which are reported once the writer catches up.
+    """
+    import logging
+    import threading
+
+    from boardlab.web.server import log_off_loop
+
+    release = threading.Event()
+    got: list[str] = []
+
+    class Stuck(logging.Handler):
+        def emit(self, record):
+            release.wait(30)
+            got.append(record.getMessage())
+
+    name = "boardlab-test-log-off-loop"
+    logger = logging.getLogger(name)
+    logger.propagate = False
+    logger.addHandler(Stuck())
+    writer = log_off_loop((name,), size=10)
+    assert writer.daemon and writer.is_alive()
+
+    def shout():
+        for i in range(500):
+            logger.warning("line %d", i)
+
+    t = threading.Thread(target=shout)
+    t.start()
+    t.join(20)
+    assert not t.is_alive()  # the 500 calls returned although the output is stuck
+    release.set()
+    for _ in range(200):
+        if any("dropped" in g for g in got):
+            break
+        threading.Event().wait(0.05)
+    assert got[0] == "line 0"  # formatted when logged
+    kept = [g for g in got if g.startswith("line ")]
+    assert 10 <= len(kept) <= 12  # the queue's size (and the one being written)
+    assert got[-1] == f"{500 - len(kept)} log lines were dropped: the log output did not keep up"

@@ -60,6 +60,7 @@
       if (ev.code === 4010) {
         $("conn").title = "The game is over: no longer live";
         B.toast("This game is over; the live connection was closed to save the server's memory. Reload the page to see it again.", "info");
+        $("status").textContent += " · No longer live: reload the page to see it again.";
         return;
       }
       if (ev.code === 4009 || ev.code === 4429) {
