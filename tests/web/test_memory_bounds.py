@@ -32,6 +32,15 @@ def _play_to_the_end(client, made: dict) -> None:
     raise AssertionError("the toy match did not end in 1000 decisions")
 
 
+def _one_finished(client, bound: int):
+    """The hub holding at most ``bound`` finished matches, and one match played to its end."""
+    hub = client.app.state.hub
+    hub.max_finished = bound
+    made = create(client, "toy", seats=HUMANS, seed=100, variant="short")
+    _play_to_the_end(client, made)
+    return hub, made, made["match"]["id"]
+
+
 def _held(hub) -> dict[str, int]:
     over = [m for m in hub.matches.values() if m.record.status == "over"]
     return {
@@ -67,11 +76,7 @@ def test_finished_matches_nobody_has_open_are_bounded_by_count(client):
 
 
 def test_a_finished_match_a_seat_has_open_is_kept_until_that_page_leaves(client):
-    hub = client.app.state.hub
-    hub.max_finished = 3
-    watched = create(client, "toy", seats=HUMANS, seed=100, variant="short")
-    _play_to_the_end(client, watched)
-    wid = watched["match"]["id"]
+    hub, watched, wid = _one_finished(client, bound=3)
     with client.websocket_connect(f"/api/matches/{wid}/ws") as ws:
         ws.send_json({"type": "hello", "seat": 0, "token": watched["seats"][0]["token"]})
         assert ws.receive_json()["type"] == "snapshot"
@@ -96,11 +101,7 @@ def test_spectators_do_not_keep_a_finished_match_loaded(client):
 
     from boardlab.web.matches import CLOSE_FINISHED
 
-    hub = client.app.state.hub
-    hub.max_finished = 3
-    watched = create(client, "toy", seats=HUMANS, seed=100, variant="short")
-    _play_to_the_end(client, watched)
-    wid = watched["match"]["id"]
+    hub, watched, wid = _one_finished(client, bound=3)
     with client.websocket_connect(f"/api/matches/{wid}/ws") as ws:
         ws.send_json({"type": "hello"})
         final = ws.receive_json()
