@@ -593,10 +593,10 @@ class Hub:
         self.push.hello(match, box, match.state.decisions)
 
     def unlisten(self, match: Match, key: int) -> None:
-        gone = match.listeners.pop(key, None)
+        match.listeners.pop(key, None)
         if not match.listeners:
             self.push.forget(match)  # no page left: keep no copy of its last snapshots
-        if match.record.status == "over" and (not match.listeners or gone is not None and gone[1] is not None):
+        if match.record.status == "over":  # a seat's page leaving may make it one finished match too many
             self.trim_finished()
 
     async def broadcast(self, match: Match) -> None:
