@@ -56,3 +56,15 @@ def put(s, cell: int, *kinds: str, face_up: bool = False):
     for k in kinds:
         s.tokens[cell].append(Token(k, face_up, 1))
     s._legal = None
+
+
+def switcheroo_played():
+    """The wizard has just played Switcheroo: Hero 1 alone on his tile, a level 1 monster and a blank on tile 20."""
+    s = scenario()
+    s.hero(2).pos = 1  # Hero 1 alone on his tile (ledger 44)
+    put(s, 20, "X", "m1")
+    s.whand = ["Switcheroo"]
+    s.mana_left = 99
+    s._legal = None
+    s.apply(("play", "Switcheroo"))
+    return s

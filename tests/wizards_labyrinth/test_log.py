@@ -17,15 +17,9 @@ def test_each_opening_keep_is_logged_privately_to_the_wizard():
 
 
 def test_switcheroo_logs_the_hero_picked_and_which_token():
-    from .helpers import put, scenario
+    from .helpers import switcheroo_played
 
-    s = scenario()
-    s.hero(2).pos = 1  # Hero 1 alone on his tile (ledger 44)
-    put(s, 20, "X", "m1")
-    s.whand = ["Switcheroo"]
-    s.mana_left = 99
-    s._legal = None
-    s.apply(("play", "Switcheroo"))
+    s = switcheroo_played()
     n = len(s.events(1))
     s.apply(("hero", 1))
     assert s.events(1)[n]["text"] == "Switcheroo: the wizard picks Hero 1"

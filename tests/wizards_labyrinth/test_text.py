@@ -104,15 +104,9 @@ def test_the_bonus_decision_before_the_fight_says_what_each_side_rolls():
 def test_switcheroo_token_choices_name_the_stack_place_not_a_bare_number():
     """'1 on A1' read as a monster level: the label says the token's place in the tile's stack and what the
     wizard knows of it; the public log says only what every seat knows (face down)."""
-    from .helpers import put
+    from .helpers import switcheroo_played
 
-    s = scenario()
-    s.hero(2).pos = 1  # Hero 1 alone on his tile (ledger 44)
-    put(s, 20, "X", "m1")
-    s.whand = ["Switcheroo"]
-    s.mana_left = 99
-    s._legal = None
-    s.apply(("play", "Switcheroo"))
+    s = switcheroo_played()
     s.apply(("hero", 1))
     labels = [t["label"] for t in _scene(s, 0)["targets"]]  # the wizard's (seat 0) choice
     cell = next(lab for lab in labels if "the 2nd of 2 tokens on " in lab)
