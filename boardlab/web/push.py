@@ -288,16 +288,10 @@ class _Sent:
         self.prev_id: int | None = None
         if prev is not None and prev.snap["state_id"] < self.snap["state_id"]:
             self.prev_id = prev.snap["state_id"]
-            msg: dict[str, Any] = {
-                "type": "update", "seat": seat, "from": self.prev_id, "state_id": self.snap["state_id"],
-                "patch": diff(prev.snap, self.snap),
-            }
             new = feed.events(match, seat, prev.mark)
-            if new is None:  # the log is not the one the pages have: send it whole
-                msg["events"] = feed.events(match, seat, None)
-            else:
-                msg["events_new"] = new
-            self.update = encode(msg)
+            # None: the log is not the one the pages have, so it is sent whole
+            whole = feed.events(match, seat, None) if new is None else None
+            self.update = encode(_update(seat, prev.snap, self.snap, new, whole))
 
     def encoded(self, feed: Feed, match: Any) -> str:
         """The full snapshot as text (the match must still be at this state: callers check ``state_id``)."""
@@ -306,20 +300,27 @@ class _Sent:
         return self.body
 
 
-def make_update(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The ``update`` message from snapshot ``old`` to snapshot ``new`` of the same seat."""
-    a = {k: v for k, v in old.items() if k != "events"}
-    b = {k: v for k, v in new.items() if k != "events"}
+def _update(seat: int | None, old: dict[str, Any], new: dict[str, Any], events_new: list[Any] | None,
+            events: list[Any] | None = None) -> dict[str, Any]:
+    """The ``update`` message from snapshot ``old`` to ``new`` (both without ``events``) with the seat's
+    ``events_new`` since ``old``, or, when those are ``None``, its whole log ``events``."""
     msg: dict[str, Any] = {
-        "type": "update", "seat": new["seat"], "from": old["state_id"], "state_id": new["state_id"],
-        "patch": diff(a, b),
+        "type": "update", "seat": seat, "from": old["state_id"], "state_id": new["state_id"], "patch": diff(old, new),
     }
-    oe, ne = old["events"], new["events"]
-    if len(ne) >= len(oe) and ne[: len(oe)] == oe:
-        msg["events_new"] = ne[len(oe):]
+    if events_new is None:
+        msg["events"] = events
     else:
-        msg["events"] = ne
+        msg["events_new"] = events_new
     return msg
+
+
+def make_update(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The ``update`` message from full snapshot ``old`` to full snapshot ``new`` of the same seat (the
+    reference the pusher's incremental messages are checked against)."""
+    oe, ne = old["events"], new["events"]
+    extends = len(ne) >= len(oe) and ne[: len(oe)] == oe
+    return _update(new["seat"], {k: v for k, v in old.items() if k != "events"},
+                   {k: v for k, v in new.items() if k != "events"}, ne[len(oe):] if extends else None, ne)
 
 
 class Pusher:
