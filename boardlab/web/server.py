@@ -75,8 +75,9 @@ def log_off_loop(loggers: tuple[str, ...] = ("uvicorn", "uvicorn.access", "board
     A warning written on the loop to a stderr that does not take it (a pipe nobody reads, a
     terminal paused with Ctrl+S, a stuck log collector) blocked the write and froze the whole
     server: the soak benchmark's 30-minute run stopped answering when its unread stderr pipe
-    filled.  Each handler of ``loggers`` (``boardlab`` has none: Python's last-resort stderr
-    handler) is replaced by one that queues the record, at most ``size`` waiting; when the
+    filled.  Each handler of ``loggers`` (a logger with none on its way to the root, like
+    ``boardlab``, gets a stderr handler in place of Python's last-resort one) is replaced by
+    one that queues the record, at most ``size`` waiting; when the
     queue is full, records are dropped and counted, and the count is written once the writer
     catches up.  Returns the writer thread (a daemon).
     """
@@ -85,7 +86,7 @@ def log_off_loop(loggers: tuple[str, ...] = ("uvicorn", "uvicorn.access", "board
     for name in loggers:
         logger = logging.getLogger(name)
         targets = [h for h in logger.handlers if not isinstance(h, _OffLoop)]
-        if not targets and not logger.handlers and name == "boardlab":
+        if not logger.hasHandlers():  # it would reach Python's last-resort handler, on the loop
             fallback = logging.StreamHandler(sys.stderr)
             fallback.setLevel(logging.WARNING)
             targets = [fallback]

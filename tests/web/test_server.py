@@ -83,3 +83,33 @@ def test_log_lines_are_written_off_the_event_loop_and_never_block_it():
     kept = [g for g in got if g.startswith("line ")]
     assert 10 <= len(kept) <= 12  # the queue's size (and the one being written)
     assert got[-1] == f"{500 - len(kept)} log lines were dropped: the log output did not keep up"
+
+
+def test_a_logger_without_handlers_gets_a_stderr_writer_off_the_loop(capsys):
+    """A logger whose records would reach Python's last-resort handler (written on the caller's
+    thread, so on the event loop) is given a queued stderr handler instead, at WARNING."""
+    import logging
+    import threading
+
+    from boardlab.web.server import _OffLoop, log_off_loop
+
+    name = "boardlab-test-log-fallback"
+    logger = logging.getLogger(name)
+    logger.propagate = False
+    assert not logger.hasHandlers()
+    log_off_loop((name,), size=10)
+    try:
+        assert [type(h) for h in logger.handlers] == [_OffLoop]
+        assert logger.handlers[0].target.stream is __import__("sys").stderr
+        logger.info("not shown")
+        logger.warning("shown %s", "off the loop")
+        err = ""
+        for _ in range(200):
+            err += capsys.readouterr().err
+            if "shown" in err:
+                break
+            threading.Event().wait(0.05)
+        assert err.strip().splitlines() == ["shown off the loop"]
+    finally:
+        for h in list(logger.handlers):
+            logger.removeHandler(h)
