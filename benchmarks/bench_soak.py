@@ -137,11 +137,14 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         await asyncio.sleep(args.ramp * i / max(1, args.players))
         transport = httpx.AsyncHTTPTransport(local_address=addr)
         limits = httpx.Limits(max_connections=4, max_keepalive_connections=2, keepalive_expiry=3.0)
+        last_http = [time.perf_counter()]
         async with httpx.AsyncClient(base_url=base, transport=transport, limits=limits, timeout=30) as http:
             n = 0
             while not stop.is_set():
+                doing[i] = "create"
                 r = await http.post("/api/matches", json={"game": args.game, "seed": 1000 * i + n, **options})
                 n += 1
+                last_http[0] = time.perf_counter()
                 if r.status_code != 201:
                     errors.append(f"create {r.status_code}: {r.text[:100]}")
                     await until_stop(asyncio.sleep(5))
@@ -150,9 +153,11 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                 body = r.json()
                 mid, tok = body["match"]["id"], body["seats"][0]["token"]
                 match_ids.append(mid)
+                doing[i] = "WebSocket connect"
                 async with connect(f"{wsbase}/api/matches/{mid}/ws", max_size=None, open_timeout=30,
                                    local_addr=(addr, 0)) as ws:
                     await ws.send(json.dumps({"type": "hello", "seat": 0, "token": tok}))
+                    doing[i] = "following its match"
                     snap = None
                     while not stop.is_set():
                         if snap is not None and snap["over"]:
@@ -160,10 +165,13 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                             break
                         if snap is not None and snap["acting"] == 0:
                             t = time.perf_counter()
+                            doing[i] = f"move, {t - last_http[0]:.1f} s after its last HTTP response"
                             r = await http.post(f"/api/matches/{mid}/actions", headers={"Authorization": f"Bearer {tok}"},
                                                 json={"seat": 0, "state_id": snap["state_id"],
                                                       "index": rng.randrange(len(snap["actions"]))})
-                            moves.append(time.perf_counter() - t)
+                            last_http[0] = time.perf_counter()
+                            moves.append(last_http[0] - t)
+                            doing[i] = "following its match"
                             if r.status_code != 200:
                                 errors.append(f"move {r.status_code}: {r.text[:100]}")
                                 snap = None
@@ -188,11 +196,14 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                         elif msg["type"] == "error":
                             errors.append(f"ws error {msg.get('status')}: {msg.get('detail')}")
 
+    doing: dict[int, str] = {}  # what each player is waiting for (named in its error, if one comes)
+
     async def guarded(i: int) -> None:
         try:
             await player(i)
         except Exception as exc:
-            errors.append(f"player {i}: {type(exc).__name__}: {str(exc)[:100]}")
+            errors.append(f"player {i} ({doing.get(i, '?')}, t={time.monotonic() - t0:.0f} s): "
+                          f"{type(exc).__name__}: {str(exc)[:100]}")
 
     # -- idle spectators -------------------------------------------------------------------------
     async def spectator(i: int) -> None:
@@ -380,7 +391,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         **stats, "errors": len(errors), "error_samples": sorted(set(errors))[:8],
         "moves": len(moves), "move_ms_p50": pct(moves, 0.5), "move_ms_p99": pct(moves, 0.99),
         "probes": len(probes), "probe_ms_p50": pct(probes, 0.5), "probe_ms_p99": pct(probes, 0.99),
-        "attackers": attack, "samples": samples,
+        "attackers": attack, "samples": samples, "t0_monotonic": t0,
     }
 
 
@@ -468,6 +479,54 @@ _th.Thread(target=_census, daemon=True).start()
 """
 
 
+#: Benchmark-only trace (``--trace-players``): in the server, every limit that bites a playing client's
+#: connection (address 127.0.1.x), every such connection lost with an error and every keep-alive close of
+#: one, a line each with the monotonic time (one clock for all processes on Linux), to match the players' errors.
+TRACE_PRELUDE = """
+import time as _tt
+_tr = open({path!r}, "a", buffering=1)
+def _tr_w(what):
+    _tr.write("%.3f %s\\n" % (_tt.monotonic(), what))
+from boardlab.web import limits as _lm
+_hit = _lm.LimitLog.hit
+def _traced_hit(self, kind, msg, *a):
+    if any(str(x).startswith("127.0.1.") for x in a):
+        _tr_w("limit " + kind + ": " + (msg % a))
+    return _hit(self, kind, msg, *a)
+_lm.LimitLog.hit = _traced_hit
+from uvicorn.protocols.http.h11_impl import H11Protocol as _H
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol as _W
+def _player(p):
+    return bool(p.client) and str(p.client[0]).startswith("127.0.1.")
+for _cls, _name in ((_H, "HTTP"), (_W, "WebSocket")):
+    def _lost(self, exc, _orig=_cls.connection_lost, _name=_name):
+        if exc is not None and _player(self):
+            _tr_w("%s connection of %s:%s lost: %r" % (_name, self.client[0], self.client[1], exc))
+        return _orig(self, exc)
+    _cls.connection_lost = _lost
+_ka = _H.timeout_keep_alive_handler
+def _traced_ka(self):
+    if _player(self) and not self.transport.is_closing():
+        _tr_w("keep-alive close of %s:%s (%d bytes unsent)" % (self.client[0], self.client[1],
+                                                              self.transport.get_write_buffer_size()))
+    return _ka(self)
+_H.timeout_keep_alive_handler = _traced_ka
+"""
+
+
+def trace_lines(path: Path, t0: float) -> list[str]:
+    """:data:`TRACE_PRELUDE`'s lines, their times made seconds since the soak's start ``t0``."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        t, _, what = line.partition(" ")
+        out.append(f"t={float(t) - t0:.1f} s: {what}")
+    return out
+
+
 def gc_pauses(path: Path) -> dict:
     """Count, p50 and max (ms) of the server's full collections, from :data:`GC_PRELUDE`'s file."""
     try:
@@ -495,6 +554,9 @@ def main() -> None:
     ap.add_argument("--census", default="",
                     help="seconds (comma-separated) at which the server counts its objects (CENSUS_PRELUDE; "
                          "each census holds the server for a second or so, so latency figures of such a run are not comparable)")
+    ap.add_argument("--trace-players", action="store_true",
+                    help="trace, in the server, what happens to the playing clients' connections (TRACE_PRELUDE): "
+                         "limits that bite them, connections lost with an error, keep-alive closes")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if not 0 < args.seconds <= 3600 or not 0 <= args.players <= 250 or not 0 <= args.spectators <= 2000 \
@@ -513,6 +575,9 @@ def main() -> None:
     prelude = GC_PRELUDE.format(path=str(gc_file))
     if census:
         prelude += CENSUS_PRELUDE.format(path=str(census_file), times=census)
+    trace_file = Path(gc_dir.name) / "trace.txt"
+    if args.trace_players:
+        prelude += TRACE_PRELUDE.format(path=str(trace_file))
     with Server(bot_delay=args.bot_delay, prelude=prelude) as srv:
         out = asyncio.run(run(srv, args))
         out["server_cpu_s"] = round(srv.cpu_seconds(), 1)
@@ -522,6 +587,11 @@ def main() -> None:
     out["server_log_sample"] = sorted({line[:120] for line in srv.log_lines})[:6]
     if census:
         out["server_census"] = census_file.read_text().splitlines() if census_file.exists() else []
+    if args.trace_players:
+        trace = trace_lines(trace_file, out.pop("t0_monotonic"))
+        kept = [line for line in trace if "keep-alive close" not in line]
+        out["player_trace"] = {"keep_alive_closes": len(trace) - len(kept), "other": kept[:40]}
+    out.pop("t0_monotonic", None)
     gc_dir.cleanup()
     if args.json:
         print(json.dumps(out, indent=2))
