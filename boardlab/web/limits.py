@@ -20,7 +20,7 @@ option                        environment variable            meaning           
 ..                            ``BOARDLAB_SPECTATORS_PER_CLIENT``  spectator WebSockets per client             8
 ..                            ``BOARDLAB_BOT_MATCHES_PER_CLIENT`` all-bot matches playing per client          3
 ..                            ``BOARDLAB_HEADER_TIMEOUT``     seconds to send a request's headers             10
-..                            ``BOARDLAB_KEEP_ALIVE``         seconds an idle keep-alive connection is kept   5
+..                            ``BOARDLAB_KEEP_ALIVE``         seconds an idle keep-alive connection is kept   20
 ..                            ``BOARDLAB_STALL_SECONDS``      seconds a socket may not take any data          5
 ..                            ``BOARDLAB_WS_RATE``            messages per second one WebSocket may send      10
 ..                            ``BOARDLAB_WS_BURST``           ... of which at once                            30
@@ -85,7 +85,10 @@ class Limits:
     spectators_per_client: int = 8
     bot_matches_per_client: int = 3
     header_timeout: float = 10.0
-    keep_alive: float = 5.0
+    #: Longer than the idle expiry of common HTTP client libraries (httpx 5 s, undici 4 s, aiohttp 15 s):
+    #: a client that keeps idle connections for no longer never sends a request on a connection the
+    #: server is closing at that moment (the HTTP/1.1 keep-alive race, which the client sees as a reset).
+    keep_alive: float = 20.0
     stall_seconds: float = 5.0
     ws_rate: float = 10.0
     ws_burst: int = 30

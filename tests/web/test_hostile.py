@@ -223,6 +223,31 @@ def test_3_idle_and_slow_header_connections_time_out(serve, caplog):
     slow.close()
 
 
+def test_3_an_idle_keep_alive_connection_is_closed_after_the_keep_alive_time(serve):
+    srv = serve(keep_alive=0.5)
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30)
+    conn.request("GET", "/api/games")
+    r = conn.getresponse()
+    r.read()
+    assert r.status == 200 and r.getheader("connection", "").lower() != "close"  # kept alive ...
+    assert _closed_by_server(conn.sock, 10)  # ... then closed, idle
+    conn.close()
+    wait_for(lambda: srv.app.state.guard.total == 0, 10, "the connection released")
+
+
+def test_3_the_default_keep_alive_outlives_a_default_httpx_client(tmp_path):
+    """The server must not close an idle connection while a client with its library's default
+    idle expiry may still reuse it: both at 5 s (uvicorn's and httpx's defaults), a request sent
+    as the server closed the connection was reset (the soak's rare player ReadErrors, issue 30)."""
+    import httpx
+
+    from boardlab.web.server import uvicorn_config
+
+    assert Limits().keep_alive > httpx.Limits().keepalive_expiry + 5  # a margin for a client's slow loop
+    app = create_app(data_dir=tmp_path)
+    assert uvicorn_config(app, "127.0.0.1", free_port()).timeout_keep_alive == Limits().keep_alive
+
+
 def test_3_connections_per_client_and_in_all_are_capped_with_one_log_line(serve, caplog):
     caplog.set_level(logging.WARNING, logger="boardlab.web")
     srv = serve(http_per_client=4, max_connections=8, header_timeout=30)
