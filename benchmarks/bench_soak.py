@@ -135,10 +135,14 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         rng = random.Random(i)
         addr = f"127.0.1.{1 + i % 250}"
         await asyncio.sleep(args.ramp * i / max(1, args.players))
-        transport = httpx.AsyncHTTPTransport(local_address=addr)
+        # The limits go to the transport: an AsyncClient given a transport ignores its own ``limits``
+        # (before 27 Nov 2026 they did, so the players kept idle connections for httpx's default 5 s,
+        # the server's keep-alive then, and now and then sent a request on a connection the server
+        # was closing: the 30-minute runs' rare ReadErrors, found with --trace-players).
         limits = httpx.Limits(max_connections=4, max_keepalive_connections=2, keepalive_expiry=3.0)
+        transport = httpx.AsyncHTTPTransport(local_address=addr, limits=limits)
         last_http = [time.perf_counter()]
-        async with httpx.AsyncClient(base_url=base, transport=transport, limits=limits, timeout=30) as http:
+        async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
             n = 0
             while not stop.is_set():
                 doing[i] = "create"
@@ -197,6 +201,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                             errors.append(f"ws error {msg.get('status')}: {msg.get('detail')}")
 
     doing: dict[int, str] = {}  # what each player is waiting for (named in its error, if one comes)
+    failed: list[tuple[float, str]] = []  # (monotonic time, address) of each player that failed
 
     async def guarded(i: int) -> None:
         try:
@@ -204,6 +209,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         except Exception as exc:
             errors.append(f"player {i} ({doing.get(i, '?')}, t={time.monotonic() - t0:.0f} s): "
                           f"{type(exc).__name__}: {str(exc)[:100]}")
+            failed.append((time.monotonic(), f"127.0.1.{1 + i % 250}"))
 
     # -- idle spectators -------------------------------------------------------------------------
     async def spectator(i: int) -> None:
@@ -391,7 +397,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         **stats, "errors": len(errors), "error_samples": sorted(set(errors))[:8],
         "moves": len(moves), "move_ms_p50": pct(moves, 0.5), "move_ms_p99": pct(moves, 0.99),
         "probes": len(probes), "probe_ms_p50": pct(probes, 0.5), "probe_ms_p99": pct(probes, 0.99),
-        "attackers": attack, "samples": samples, "t0_monotonic": t0,
+        "attackers": attack, "samples": samples, "t0_monotonic": t0, "failed": failed,
     }
 
 
@@ -514,17 +520,26 @@ _H.timeout_keep_alive_handler = _traced_ka
 """
 
 
-def trace_lines(path: Path, t0: float) -> list[str]:
-    """:data:`TRACE_PRELUDE`'s lines, their times made seconds since the soak's start ``t0``."""
+def player_trace(path: Path, t0: float, failed: list[tuple[float, str]]) -> dict:
+    """:data:`TRACE_PRELUDE`'s lines (times made seconds since the soak's start ``t0``): how many
+    keep-alive closes, every other line, and the keep-alive closes of a failed player's address
+    within 10 s of its failure."""
     try:
         lines = path.read_text().splitlines()
     except OSError:
-        return []
-    out = []
+        return {}
+    closes, other, near = 0, [], []
     for line in lines:
-        t, _, what = line.partition(" ")
-        out.append(f"t={float(t) - t0:.1f} s: {what}")
-    return out
+        t_raw, _, what = line.partition(" ")
+        t = float(t_raw)
+        shown = f"t={t - t0:.1f} s: {what}"
+        if "keep-alive close" not in what:
+            other.append(shown)
+            continue
+        closes += 1
+        if any(abs(t - tf) <= 10 and f" of {addr}:" in what for tf, addr in failed):
+            near.append(shown)
+    return {"keep_alive_closes": closes, "other": other[:40], "near_failures": near[:40]}
 
 
 def gc_pauses(path: Path) -> dict:
@@ -588,10 +603,9 @@ def main() -> None:
     if census:
         out["server_census"] = census_file.read_text().splitlines() if census_file.exists() else []
     if args.trace_players:
-        trace = trace_lines(trace_file, out.pop("t0_monotonic"))
-        kept = [line for line in trace if "keep-alive close" not in line]
-        out["player_trace"] = {"keep_alive_closes": len(trace) - len(kept), "other": kept[:40]}
+        out["player_trace"] = player_trace(trace_file, out["t0_monotonic"], out["failed"])
     out.pop("t0_monotonic", None)
+    out.pop("failed", None)
     gc_dir.cleanup()
     if args.json:
         print(json.dumps(out, indent=2))
