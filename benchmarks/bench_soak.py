@@ -136,9 +136,10 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         addr = f"127.0.1.{1 + i % 250}"
         await asyncio.sleep(args.ramp * i / max(1, args.players))
         # The limits go to the transport: an AsyncClient given a transport ignores its own ``limits``
-        # (before 27 Nov 2026 they did, so the players kept idle connections for httpx's default 5 s,
-        # the server's keep-alive then, and now and then sent a request on a connection the server
-        # was closing: the 30-minute runs' rare ReadErrors, found with --trace-players).
+        # (until 26 Nov 2026 they were given to the client, so the players kept idle connections for
+        # httpx's default 5 s, the server's keep-alive then, and now and then sent a request on a
+        # connection the server was closing: the 30-minute runs' rare ReadErrors, found with
+        # --trace-players).
         limits = httpx.Limits(max_connections=4, max_keepalive_connections=2, keepalive_expiry=3.0)
         transport = httpx.AsyncHTTPTransport(local_address=addr, limits=limits)
         last_http = [time.perf_counter()]
