@@ -344,6 +344,8 @@ def test_the_hotseat_pass_screen_removes_an_enlarged_stack(server, pages):  # no
     page.goto(server.base + r["hotseat_link"])
     page.wait_for_selector("#pass:not([hidden])")
     page.locator("#pass-go").click()
+    # the page keeps data-turn "pass" until the snapshot asked for on "go" arrives: wait for it
+    assert wait_turn(page, "mine") == "mine"
     for i in range(6):
         turn = wait_turn(page, "mine", "pass")
         if turn == "pass" and i:  # the last move's redraw came before its turn ended: it passed
