@@ -64,6 +64,11 @@ def pct(xs: list[float], q: float) -> float | None:
     return round(1000 * xs[min(len(xs) - 1, int(q * len(xs)))], 1)
 
 
+def player_address(i: int) -> str:
+    """The loopback address playing client ``i`` connects from (one each, 127.0.1.x)."""
+    return f"127.0.1.{1 + i % 250}"
+
+
 def proc_sample(pid: int) -> dict:
     out: dict = {}
     try:
@@ -133,7 +138,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
     # -- playing clients ---------------------------------------------------------------------
     async def player(i: int) -> None:
         rng = random.Random(i)
-        addr = f"127.0.1.{1 + i % 250}"
+        addr = player_address(i)
         await asyncio.sleep(args.ramp * i / max(1, args.players))
         # The limits go to the transport: an AsyncClient given a transport ignores its own ``limits``
         # (until 26 Nov 2026 they were given to the client, so the players kept idle connections for
@@ -142,14 +147,14 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         # --trace-players).
         limits = httpx.Limits(max_connections=4, max_keepalive_connections=2, keepalive_expiry=3.0)
         transport = httpx.AsyncHTTPTransport(local_address=addr, limits=limits)
-        last_http = [time.perf_counter()]
+        last_http = time.perf_counter()  # when its last HTTP response came (named in its error)
         async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
             n = 0
             while not stop.is_set():
                 doing[i] = "create"
                 r = await http.post("/api/matches", json={"game": args.game, "seed": 1000 * i + n, **options})
                 n += 1
-                last_http[0] = time.perf_counter()
+                last_http = time.perf_counter()
                 if r.status_code != 201:
                     errors.append(f"create {r.status_code}: {r.text[:100]}")
                     await until_stop(asyncio.sleep(5))
@@ -170,12 +175,12 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                             break
                         if snap is not None and snap["acting"] == 0:
                             t = time.perf_counter()
-                            doing[i] = f"move, {t - last_http[0]:.1f} s after its last HTTP response"
+                            doing[i] = f"move, {t - last_http:.1f} s after its last HTTP response"
                             r = await http.post(f"/api/matches/{mid}/actions", headers={"Authorization": f"Bearer {tok}"},
                                                 json={"seat": 0, "state_id": snap["state_id"],
                                                       "index": rng.randrange(len(snap["actions"]))})
-                            last_http[0] = time.perf_counter()
-                            moves.append(last_http[0] - t)
+                            last_http = time.perf_counter()
+                            moves.append(last_http - t)
                             doing[i] = "following its match"
                             if r.status_code != 200:
                                 errors.append(f"move {r.status_code}: {r.text[:100]}")
@@ -210,7 +215,7 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
         except Exception as exc:
             errors.append(f"player {i} ({doing.get(i, '?')}, t={time.monotonic() - t0:.0f} s): "
                           f"{type(exc).__name__}: {str(exc)[:100]}")
-            failed.append((time.monotonic(), f"127.0.1.{1 + i % 250}"))
+            failed.append((time.monotonic(), player_address(i)))
 
     # -- idle spectators -------------------------------------------------------------------------
     async def spectator(i: int) -> None:

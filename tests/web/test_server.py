@@ -89,6 +89,7 @@ def test_a_logger_without_handlers_gets_a_stderr_writer_off_the_loop(capsys):
     """A logger whose records would reach Python's last-resort handler (written on the caller's
     thread, so on the event loop) is given a queued stderr handler instead, at WARNING."""
     import logging
+    import sys
     import threading
 
     from boardlab.web.server import _OffLoop, log_off_loop
@@ -100,7 +101,7 @@ def test_a_logger_without_handlers_gets_a_stderr_writer_off_the_loop(capsys):
     log_off_loop((name,), size=10)
     try:
         assert [type(h) for h in logger.handlers] == [_OffLoop]
-        assert logger.handlers[0].target.stream is __import__("sys").stderr
+        assert logger.handlers[0].target.stream is sys.stderr
         logger.info("not shown")
         logger.warning("shown %s", "off the loop")
         err = ""
