@@ -1,24 +1,38 @@
 """Browser: axe-core finds no serious or critical accessibility violation on the lobby and on a game
 page of each game (issue 32).
 
-axe-core comes from the npm registry: ``scripts/test.sh`` installs it into ``.cache/axe`` (ignored by
-git) when it is missing, so nothing downloads while the tests run.  It is injected through
-Playwright (``page.add_script_tag(path=...)``).  A failure lists every violation: its rule, impact,
+axe-core comes from PyPI, inside the test extra's pinned package ``axe-playwright-python`` (0.1.8,
+which ships ``axe.min.js`` of axe-core 4.12.1; ``test_the_pinned_axe_core_version`` checks the
+version), so nothing downloads while the tests run and nothing needs the npm registry.  It is
+injected through Playwright (``page.add_script_tag(path=...)``).  A failure lists every violation: its rule, impact,
 help text and the first elements it names.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import re
+from pathlib import Path
 
 import pytest
 
-from .servers import REPO, call
+from .servers import call
 from .test_browser import browser, pages, server, shot, wait_turn  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-AXE = REPO / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_VERSION = "4.12.1"  # the axe-core inside axe-playwright-python==0.1.8 (pyproject.toml, test extra)
+
+
+def _axe_script() -> Path | None:
+    spec = importlib.util.find_spec("axe_playwright_python")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))) / "axe.min.js"
+
+
+AXE = _axe_script()
 GAMES = ["armies", "blackfire", "dungeons-jewel", "summoners-quest", "wizards-labyrinth"]
 BAD = ("serious", "critical")
 
@@ -30,10 +44,18 @@ RUN = """async () => {
 
 
 def axe_violations(page) -> list[dict]:
-    if not AXE.is_file():
-        pytest.fail(f"axe-core is not installed at {AXE.relative_to(REPO)}: run scripts/test.sh (its install step)")
+    if AXE is None or not AXE.is_file():
+        pytest.fail("axe-core is not installed: pip install -e '.[test]' (it comes in axe-playwright-python)")
     page.add_script_tag(path=str(AXE))
     return [v for v in page.evaluate(RUN) if v["impact"] in BAD]
+
+
+def test_the_pinned_axe_core_version():
+    """The tests run the axe-core version the docs name, from the pinned PyPI package."""
+    assert AXE is not None and AXE.is_file(), "axe-playwright-python is not installed: pip install -e '.[test]'"
+    head = AXE.read_text(encoding="utf-8")[:200]
+    found = re.search(r"axe v(\d+\.\d+\.\d+)", head)
+    assert found and found.group(1) == AXE_VERSION, head
 
 
 def report(where: str, found: list[dict]) -> str:
