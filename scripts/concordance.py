@@ -40,6 +40,16 @@ The CSV columns
              ``not-a-rule``: a one-word reason (story, history, heading, opinion, playtest, credits, ...);
              ``duplicate``: the line range ``A-B`` of the first copy; the covered lines must equal it.
 ``note``     free text; a ``not-a-rule`` playtest note names the docs/findings row that tests it.
+``property`` (optional column) for a ``rule`` or ``ledger`` row whose sentence makes nothing always true:
+             ``none:<word>`` (``none:procedural``, ``none:choice``, ``none:setup-once`` ...). Rows that *do*
+             make something always true are named by the game's rule properties instead
+             (``boardlab/games/<game>/properties.py``, each property's ``rows=``; see
+             :mod:`boardlab.engine.properties`), so the column stays empty for them.
+
+The report counts, per game, the ``rule`` rows that a property checks (``prop``), those marked
+``none:`` (``none``) and those with neither (``no-prop``), and the ``ledger`` rows that are the only
+row of their sentences (``ledger-only``: a sentence that states a rule wants a ``rule`` row too, with
+code and a test, beside the ledger row that records the reading).
 
 A ``rule`` row needs at least one test marked ``@pytest.mark.seed("<game>:<id>")`` (several ids may be
 given in one mark); every mark must name an existing row.
@@ -72,6 +82,8 @@ SEED_FILES: dict[str, str] = {
 
 KINDS = ("rule", "ledger", "content", "not-a-rule", "duplicate")
 COLUMNS = ("id", "to", "kind", "versions", "quote", "ref", "note")
+OPTIONAL_COLUMNS = ("property",)
+_NONE_PROPERTY = re.compile(r"none:[a-z][a-z0-9-]*")
 ABBREVIATIONS = ("i.e.", "e.g.", "etc.", "vs.", "approx.", "mr.", "mrs.", "dr.", "st.", "no.")
 _END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019)\]])\s+")
 _LIST_MARKER = re.compile(r"\(?(?:\d+|[A-Za-z]|[ivxlcdm]+)[.)]", re.IGNORECASE)
@@ -144,6 +156,7 @@ class Row:
     quote: str
     ref: str
     note: str
+    prop: str = ""  # the optional ``property`` column
     start: tuple[int, int] = (0, 0)
     end: tuple[int, int] = (0, 0)
     tests: list[str] = field(default_factory=list)
@@ -166,10 +179,10 @@ def read_rows(game: str) -> list[Row]:
     if not path.exists():
         return rows
     reader = csv.DictReader(io.StringIO(path.read_text(encoding="utf-8")))
-    if tuple(reader.fieldnames or ()) != COLUMNS:
-        raise SystemExit(f"{path}: the header must be {','.join(COLUMNS)}")
+    if tuple(reader.fieldnames or ()) not in (COLUMNS, COLUMNS + OPTIONAL_COLUMNS):
+        raise SystemExit(f"{path}: the header must be {','.join(COLUMNS)}[,{','.join(OPTIONAL_COLUMNS)}]")
     for record in reader:
-        rows.append(Row(game, reader.line_num, *((record.get(c) or "").strip() for c in COLUMNS)))
+        rows.append(Row(game, reader.line_num, *((record.get(c) or "").strip() for c in COLUMNS + OPTIONAL_COLUMNS)))
     return rows
 
 
@@ -222,6 +235,17 @@ def resolve(reference: str) -> bool:
     return True
 
 
+def property_rows(game: str) -> dict[str, list[str]]:
+    """Concordance row id -> the names of the game's rule properties that check it (none if it declares none)."""
+    from boardlab.engine import registry
+
+    try:
+        props = registry.game_class(game).properties
+    except Exception:
+        return {}
+    return props.rows() if props else {}
+
+
 def variant_names(game: str) -> set[str]:
     from boardlab.engine import registry
 
@@ -237,6 +261,10 @@ class Report:
     rows: int
     rule_rows: int
     untested: int
+    with_property: int = 0
+    no_property_word: int = 0
+    without_property: int = 0
+    ledger_only: int = 0
 
 
 def _parse_id(text: str) -> tuple[int, int] | None:
@@ -325,12 +353,37 @@ def check_game(game: str, marks: dict[str, list[str]], seeds: Path | None = None
     untested = [r for r in rule_rows if r.start != (0, 0) and not r.tests]
     for row in untested:
         problems.append(f"{where}:{row.number} ({row.id}): rule row without a test marked seed({row.full_id!r})")
+    # rule properties: each names existing rule or ledger rows; a row named by none may say none:<word>
+    checked = property_rows(game)
+    by_id = {r.id: r for r in rows}
+    for rid, names in sorted(checked.items()):
+        target = by_id.get(rid)
+        if target is None or target.kind not in ("rule", "ledger"):
+            problems.append(f"{where}: rule property {names[0]!r} names row {rid!r}, which is not a rule or ledger row")
+    for row in rows:
+        if not row.prop:
+            continue
+        at = f"{where}:{row.number} ({row.id})"
+        if row.kind not in ("rule", "ledger"):
+            problems.append(f"{at}: only rule and ledger rows take a property word")
+        elif not _NONE_PROPERTY.fullmatch(row.prop):
+            problems.append(f"{at}: property column {row.prop!r}: want none:<word> (properties name their rows)")
+        elif row.id in checked:
+            problems.append(f"{at}: marked {row.prop!r}, but rule property {checked[row.id][0]!r} checks it")
+    with_property = [r for r in rule_rows if r.id in checked]
+    none_word = [r for r in rule_rows if r.id not in checked and r.prop]
+    # ledger rows that are the only row of their sentences
+    rule_spans = [(position.get(r.start, -1), position.get(r.end, -1)) for r in rule_rows if r.start != (0, 0)]
+    ledger_only = [r for r in rows if r.kind == "ledger" and r.start != (0, 0)
+                   and not any(a <= position[r.end] and position[r.start] <= b for a, b in rule_spans)]
     by_kind: Counter = Counter()
     for i in range(len(order)):
         kinds = covered.get(i)
         if kinds:
             by_kind[min(kinds, key=KINDS.index)] += 1
-    report = Report(game, problems, len(order), by_kind, len(rows), len(rule_rows), len(untested))
+    report = Report(game, problems, len(order), by_kind, len(rows), len(rule_rows), len(untested),
+                    len(with_property), len(none_word), len(rule_rows) - len(with_property) - len(none_word),
+                    len(ledger_only))
     return report, rows
 
 
@@ -381,6 +434,7 @@ def run(games: list[str], write: bool = False, seeds: Path | None = None, out=sy
     known = set()
     failures = 0
     header = f"{'game':<18} {'sentences':>9} {'rule':>5} {'ledger':>6} {'content':>7} {'not-a-rule':>10} {'duplicate':>9} {'rows':>5} {'untested':>8}"
+    header += f" {'prop':>5} {'none':>5} {'no-prop':>7} {'ledger-only':>11}"
     print(header, file=out)
     all_problems: list[str] = []
     for game in games:
@@ -394,7 +448,9 @@ def run(games: list[str], write: bool = False, seeds: Path | None = None, out=sy
             report.problems.append(f"docs/rules/{game}.md: the concordance table is stale (run scripts/concordance.py --write)")
         k = report.by_kind
         print(f"{game:<18} {report.sentences:>9} {k['rule']:>5} {k['ledger']:>6} {k['content']:>7} {k['not-a-rule']:>10}"
-              f" {k['duplicate']:>9} {report.rows:>5} {report.untested:>8}", file=out)
+              f" {k['duplicate']:>9} {report.rows:>5} {report.untested:>8}"
+              f" {report.with_property:>5} {report.no_property_word:>5} {report.without_property:>7}"
+              f" {report.ledger_only:>11}", file=out)
         all_problems += report.problems
     if set(games) == set(all_games()):
         for mark, tests in sorted(marks.items()):

@@ -6,7 +6,8 @@
 Plays random games of ``--game`` (every variant and player count in turn) until
 ``--decisions`` random decisions have been made, and along the way checks:
 
-* the game's invariants (:meth:`State.check_invariants`) after every decision,
+* the game's invariants (:meth:`State.check_invariants`) and its rule properties
+  (:mod:`boardlab.engine.properties`) after every decision,
   and that legal actions are non-empty tuples of ``str``/``int`` before the end;
 * at decision 0, every ``--every`` decisions after it, and at the end: the JSON round-trip (the state's own document,
   and the same without its history, which takes the typed-decoding path),
@@ -45,6 +46,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from boardlab.engine import Rng, State, game_class, make  # noqa: E402
+from boardlab.engine.properties import PropertyViolation, check_state, check_transition, properties_of  # noqa: E402
 from boardlab.games import BUILTIN  # noqa: E402
 from tests.conformance import (  # noqa: E402
     check_apply_after_game_over,
@@ -88,9 +90,12 @@ def play_one(gid: str, variant: str, players: int, seed: int, every: int, replay
     game.record_events = False
     rng = Rng(seed ^ 0xF022)
     state = game.new_state(seed)
+    props = properties_of(game)
+    step_props = props is not None and props.has_step
     actions = []
     try:
         state.check_invariants()
+        check_state(state, props)
         while not state.is_over() and state.decisions < max_decisions:
             if state.decisions % every == 0:  # decision 0 (the fresh state) included
                 check_json_forms(state)
@@ -103,10 +108,17 @@ def play_one(gid: str, variant: str, players: int, seed: int, every: int, replay
             for a in legal:
                 assert type(a) is tuple and a and type(a[0]) is str and all(type(x) in (int, str) for x in a[1:]), a
             action = legal[rng.below(len(legal))]
+            before = state.clone() if step_props else state
             state.apply(action)
             actions.append(action)
             out["decisions"] += 1
             state.check_invariants()
+            if props:
+                try:
+                    check_transition(before, action, state, props)
+                except PropertyViolation as v:
+                    v.config, v.seed, v.actions, v.decision = game.config(), seed, actions, state.decisions
+                    raise AssertionError(v.describe()) from v
         if state.is_over():
             check_apply_after_game_over(state)
         # the end state gets the per-state checks too (a finished game's save, views and refusals)

@@ -169,6 +169,10 @@ class Game:
     default_max_turns: ClassVar[int] = 1000
     #: The State subclass implementing the rules.
     state_class: ClassVar[type["State"]]
+    #: The rule properties of the game (:mod:`boardlab.engine.properties`): what its rules make
+    #: always true, checked after every transition by the conformance suite and the fuzzers.
+    #: A :class:`~boardlab.engine.properties.PropertySet` (typed loosely: the engine's modules import acyclically).
+    properties: ClassVar[Any] = None
     #: Path of the rules document relative to the repository (for links).
     rules_doc: ClassVar[str] = ""
     #: Kinds of designed content a content edit may name (kind -> what it is), e.g.

@@ -16,7 +16,8 @@ over seeds) and :func:`check_bad_actions`.  The checks:
 * scenes are JSON-safe and their click targets point at legal actions;
 * an illegal action raises and changes nothing, including a legal action
   with an item of the wrong type (``True`` or ``35.0`` for ``1`` or ``35``);
-* the game's own invariants (:meth:`State.check_invariants`) hold after every action;
+* the game's own invariants (:meth:`State.check_invariants`) hold after every action, and so
+  do its rule properties (:mod:`boardlab.engine.properties`), state and step alike;
 * a tampered state document is refused with :class:`SaveFileError`.
 """
 
@@ -27,6 +28,7 @@ from typing import Any
 
 from boardlab.agents import Decision, make_agent
 from boardlab.engine import GameOverError, IllegalActionError, SaveFileError, State, make
+from boardlab.engine.properties import PropertyViolation, check_state, check_transition, properties_of
 from boardlab.engine.rng import Rng
 
 
@@ -64,6 +66,10 @@ def check_playout(
     state = game.new_state(seed)
     twin = game.new_state(seed)
     rng = Rng(seed ^ 0x5EED)
+    props = properties_of(game)
+    step_props = props is not None and props.has_step
+    check_state(state, props)
+    actions: list[tuple] = []
     step = 0
     while True:
         if step % every == 0:
@@ -89,7 +95,16 @@ def check_playout(
             assert isinstance(state.describe(a), str)
         action = agents[seat].act(Decision(state, seat))
         assert action in legal
+        before = state.clone() if step_props else state
         state.apply(action)
+        actions.append(action)
+        if props:
+            try:
+                check_transition(before, action, state, props)
+            except PropertyViolation as v:
+                v.config, v.seed, v.actions, v.decision = game.config(), seed, actions, state.decisions
+                v.how = f"agent {agent!r}"
+                raise AssertionError(v.describe()) from v
         twin.apply(list(action))  # the JSON (list) form works too
         step += 1
     assert state.dumps() == twin.dumps(), "same seed and actions gave different games"
