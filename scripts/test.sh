@@ -35,24 +35,16 @@ if [ -n "$NEED" ]; then
         env DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $NEED
 fi
 
-# Python packages from PyPI, the test extra included. axe-core (the accessibility checker that
-# tests/web/test_axe.py injects through Playwright) comes inside the pinned PyPI package
-# axe-playwright-python, so nothing downloads at test time.
-step "could not install boardlab's Python packages from PyPI; run: python -m pip install -e '.[test]'" \
-    python -m pip install -q -e '.[test]'
+# Python packages from PyPI, the test extra included (axe-core, the accessibility checker that
+# tests/web/test_axe.py injects through Playwright, comes inside the pinned PyPI package
+# axe-playwright-python, so nothing downloads at test time), and the compiled core
+# (crates/boardlab-core, crates from crates.io) where cargo exists: scripts/setup.sh.
+bash scripts/setup.sh test
 
-# The compiled core (crates/boardlab-core: Rust, PyO3, built by maturin), where cargo exists.
-# Its crates come from crates.io. Without cargo, the suite runs on the Python engine alone and
+# The compiled core's own unit tests. Without cargo, the suite runs on the Python rules alone and
 # the core's tests skip with a one-line reason.
-if [ -f crates/boardlab-core/Cargo.toml ]; then
-    if command -v cargo >/dev/null 2>&1; then
-        step "could not build the compiled core; install Rust (cargo) and maturin (pip install maturin), or see $LOG" \
-            python -m pip install -q -e crates/boardlab-core
-        step "the compiled core's own tests (cargo test) failed; see $LOG" \
-            cargo test -q --manifest-path crates/boardlab-core/Cargo.toml --no-default-features
-    else
-        echo "scripts/test.sh: cargo not found: the compiled core is not built, its tests skip (install Rust to test it)" >&2
-    fi
+if [ -f crates/boardlab-core/Cargo.toml ] && command -v cargo >/dev/null 2>&1; then
+    cargo test -q --manifest-path crates/boardlab-core/Cargo.toml --no-default-features
 fi
 
 # The import contracts (pyproject.toml, [tool.importlinter]; docs/architecture.md):

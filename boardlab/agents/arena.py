@@ -94,9 +94,19 @@ def _play_tasks(args: tuple[dict[str, Any], list[tuple[int, tuple[str, ...], int
     from boardlab.engine.registry import make
     from boardlab.agents.runner import play_game
 
+    from boardlab.agents.runner import core_records
+    from boardlab.engine.core import choose
+
     game = make(config["game"], players=config["players"], variant=config["variant"], options=config["options"])
     game.record_events = False
-    return [(order, play_game(game, list(lineup), seed)[1]) for order, lineup, seed in tasks]
+    out = []
+    for order, lineup, seed in tasks:
+        choice = choose(game, lineup)  # the same game on either engine; the core where it plays every agent
+        if choice.engine == "core":
+            out.append((order, core_records(game, lineup, [seed], choice.spec)[0]))
+        else:
+            out.append((order, play_game(game, list(lineup), seed)[1]))
+    return out
 
 
 def agent_scores(lineup: Sequence[str], scores: Sequence[float]) -> dict[str, float]:
@@ -198,8 +208,20 @@ def run_arena(
         "sides": sides,
         "truncated": sum(1 for _, r in results if r.truncated),
         "seconds": round(time.perf_counter() - t0, 3),
+        "engines": _engines(game, table),
     })
     return report
+
+
+def _engines(game: "Game", table: Sequence[Sequence[str]]) -> dict[str, int]:
+    """How many of the lineups each engine plays (``{"core": 2, "python": 1}``): the report says which ran."""
+    from boardlab.engine.core import choose
+
+    out: dict[str, int] = {}
+    for lineup in table:
+        name = choose(game, lineup).engine
+        out[name] = out.get(name, 0) + 1
+    return out
 
 
 def _run_tasks(config: dict[str, Any], tasks: list, jobs: int,
@@ -410,6 +432,10 @@ def format_report(report: dict[str, Any]) -> str:
             lines.append(f"  {row['agent']} by seat: {cells}")
     if report.get("truncated"):
         lines.append(f"{report['truncated']} games were stopped by the turn cap (scored as no win).")
+    if report.get("engines"):
+        names = {"core": "the compiled core", "python": "the Python rules"}
+        lines.append("engine: " + ", ".join(f"{names.get(k, k)} for {v} of {len(report['lineups'])} seatings"
+                                            for k, v in sorted(report["engines"].items())))
     if "ladder" in report:
         lines.append("ladder (budget -> win rate):")
         for row in report["ladder"]:

@@ -3,6 +3,10 @@
 Seeds are derived so that results never depend on how games are split:
 game *i* of a run with seed *S* uses ``derive_seed(S, i)``, and the agent in
 seat *k* of that game uses ``derive_seed(game_seed, 1000 + k)``.
+
+Nor do they depend on the engine: :func:`run_batch` given an
+:class:`~boardlab.engine.core.EngineChoice` for the compiled core has the core
+play the games (rules and agents alike) and returns the same records.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from boardlab.engine.rng import derive_seed
 
 if TYPE_CHECKING:  # pragma: no cover
+    from boardlab.engine.core import EngineChoice
     from boardlab.engine.game import Game
     from boardlab.engine.state import State
 
@@ -143,10 +148,25 @@ def configured_game(config: dict[str, Any]) -> "Game":
     return game
 
 
-def _play_chunk(args: tuple[dict[str, Any], list[str], list[int], bool]) -> list[GameRecord]:
-    config, specs, seeds, keep_actions = args
+def _play_chunk(args: tuple) -> list[GameRecord]:
+    config, specs, seeds, keep_actions, *core = args
     game = configured_game(config)
+    if core and core[0] is not None:
+        return core_records(game, specs, seeds, core[0], keep_actions)
     return [play_game(game, specs, s, keep_actions=keep_actions)[1] for s in seeds]
+
+
+def core_records(game: "Game", specs: Sequence[str], seeds: Sequence[int], spec: str,
+                 keep_actions: bool = False) -> list[GameRecord]:
+    """The compiled core plays ``seeds`` (the same games as :func:`play_game`, move for move)."""
+    from boardlab.engine.core import native
+
+    docs = native().play_games(game.id, spec, list(specs), list(seeds), game.max_turns, keep_actions)
+    return [GameRecord(seed=d["seed"], scores=tuple(d["scores"]), winners=tuple(d["winners"]),
+                       truncated=bool(d["truncated"]), reason=d["reason"], turns=d["turns"],
+                       decisions=d["decisions"], roles=tuple(d["roles"]),
+                       actions=[list(a) for a in d["actions"]] if keep_actions else [])
+            for d in docs]
 
 
 def run_batch(
@@ -159,16 +179,22 @@ def run_batch(
     keep_actions: bool = False,
     progress: Callable[[int], None] | None = None,
     chunk_size: int | None = None,
+    engine: "EngineChoice | None" = None,
 ) -> list[GameRecord]:
-    """Play ``games`` games; results are identical whatever ``jobs`` is."""
+    """Play ``games`` games; results are identical whatever ``jobs`` and ``engine`` are."""
     tune_gc_for_simulation()
     seeds = [game_seed(seed, i) for i in range(games)]
     config = game.config()
     specs = list(agent_specs)
+    if engine is None:  # BOARDLAB_ENGINE (--engine) decides, auto by default
+        from boardlab.engine.core import choose
+
+        engine = choose(game, specs)
+    core = engine.spec if engine.engine == "core" else None
     if jobs <= 1 or games <= 1:
         out = []
         for i in range(0, games, chunk_size or 1):
-            chunk = _play_chunk((config, specs, seeds[i : i + (chunk_size or 1)], keep_actions))
+            chunk = _play_chunk((config, specs, seeds[i : i + (chunk_size or 1)], keep_actions, core))
             out.extend(chunk)
             if progress:
                 progress(len(chunk))
@@ -176,7 +202,7 @@ def run_batch(
     import multiprocessing as mp
 
     size = chunk_size or max(1, min(50, games // (jobs * 8) or 1))
-    chunks = [(config, specs, seeds[i : i + size], keep_actions) for i in range(0, games, size)]
+    chunks = [(config, specs, seeds[i : i + size], keep_actions, core) for i in range(0, games, size)]
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     out = []
     with ctx.Pool(jobs) as pool:

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from boardlab.agents.arena import format_report, ladder, lineups, run_arena, with_budget
 from boardlab.engine.errors import InvalidOptionError, UnknownAgentError
 
-from .common import PLAYERS, SEED, check_agent, check_games, check_jobs, check_output_file, console, make_game
+from .common import PLAYERS, SEED, check_agent, check_games, check_jobs, check_output_file, console, make_game, engine_option, use_engine
 
 
 def _specs(text: str) -> list[str]:
@@ -57,10 +57,12 @@ def _budgets(text: str) -> list[int]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with an 'agents' list.")
 @click.option("--log", "log", type=click.Path(dir_okay=False, writable=True), metavar="FILE", callback=check_output_file,
               help="Append each finished game to FILE (JSON lines) and skip games already there: resume a stopped run.")
+@engine_option
 def command(game_id: str, agents: str | None, ladder_spec: str | None, field: str | None, sides: bool, budgets: str, n_games: int,
             players: int | None, variant: str | None, options: tuple[str, ...], seed: int, jobs: int,
-            as_json: bool, log: str | None) -> int:
+            as_json: bool, log: str | None, engine: str | None = None) -> int:
     """Play agents against each other in GAME, seats rotated; report win rates (Wilson 95%) and OpenSkill ratings."""
+    use_engine(engine)
     if (agents is None) == (ladder_spec is None):
         raise click.UsageError("give either --agents A,B[,C...] or --ladder AGENT")
     game = make_game(game_id, players, variant, options)

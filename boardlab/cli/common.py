@@ -12,6 +12,7 @@ from rich.console import Console
 
 from boardlab.agents import make_agent
 from boardlab.engine import registry
+from boardlab.engine.core import ENGINES, EngineChoice, choose
 from boardlab.engine.errors import BoardlabError, InvalidOptionError, UnknownAgentError
 from boardlab.engine.game import Game
 
@@ -64,6 +65,25 @@ class FiniteFloat(click.ParamType):
 
     def __repr__(self) -> str:
         return f"FiniteFloat({self.low}, {self.high})"
+
+
+#: ``--engine``, shared by every command that plays games (simulate, playtest, compare, tune, study, arena).
+engine_option = click.option(
+    "--engine", type=click.Choice(ENGINES), default=None,
+    help="Which engine plays: 'auto' (default) the compiled core where it supports the game, its options and "
+         "agents, else the Python rules; 'python' the Python rules; 'core' the core or exit 2 saying why. "
+         "The results are the same either way.")
+
+
+def use_engine(engine: str | None, game: Game | None = None, specs: Sequence[str] = (),
+               restricted: bool = False) -> EngineChoice | None:
+    """Make ``--engine`` the process's choice (``BOARDLAB_ENGINE``, inherited by worker processes) and,
+    given a game, return the engine that plays it (``--engine core`` that cannot: one line, exit 2)."""
+    if engine is not None:
+        os.environ["BOARDLAB_ENGINE"] = engine
+    if game is None:
+        return None
+    return choose(game, specs, engine, restricted=restricted)
 
 
 def max_jobs() -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from boardlab.cli.common import MAX_GAMES, MAX_TURNS, PLAYERS, SEED, FiniteFloat, check_games, check_jobs, console, make_game, parse_agents
+from boardlab.cli.common import MAX_GAMES, MAX_TURNS, PLAYERS, SEED, FiniteFloat, check_games, check_jobs, console, make_game, parse_agents, engine_option, use_engine
 from boardlab.engine.errors import InvalidOptionError
 
 
@@ -136,11 +136,13 @@ def _compare_many(folders: list[Path]) -> dict:
 @click.option("--list-tags", is_flag=True, help="List the game's action tags (what --restrict accepts) and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics summary as one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, luck_games, luck_search_games, detect, list_tags, as_json, quiet):
+@engine_option
+def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, luck_games, luck_search_games, detect, list_tags, as_json, quiet, engine=None):
     """Playtest GAME: run many bot games, store results.parquet, write report.html.
 
     An interrupted run resumes: run the same command again with the same --out.
     """
+    use_engine(engine)
     from boardlab.playtest import execute, plan_run
     from boardlab.playtest.compare import compare_rows, markdown_comparison
     from boardlab.playtest.report import markdown_summary

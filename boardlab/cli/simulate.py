@@ -14,7 +14,7 @@ from rich.table import Table
 
 from boardlab.agents.runner import run_batch, summarize, timed
 
-from .common import MAX_TURNS, PLAYERS, SEED, check_games, check_jobs, console, make_game, parse_agents
+from .common import MAX_TURNS, PLAYERS, SEED, check_games, check_jobs, console, engine_option, make_game, parse_agents, use_engine
 
 
 @click.command("simulate")
@@ -27,12 +27,14 @@ from .common import MAX_TURNS, PLAYERS, SEED, check_games, check_jobs, console, 
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Override a game option (repeatable).")
 @click.option("--max-turns", type=MAX_TURNS, help="Turn cap (games reaching it count as truncated).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, callback=check_jobs, help="Worker processes.")
+@engine_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the summary.")
 def command(game_id: str, n_games: int, seed: int, agents: str | None, variant: str | None, players: int | None,
-            options: tuple[str, ...], max_turns: int | None, jobs: int, as_json: bool) -> int:
+            options: tuple[str, ...], max_turns: int | None, jobs: int, engine: str | None, as_json: bool) -> int:
     """Play GAME --games times with agents and report wins, truncations and speed."""
     game = make_game(game_id, players, variant, options, max_turns)
     specs = parse_agents(agents, game)
+    choice = use_engine(engine, game, specs)
     err = console(stderr=True)
     if err.is_terminal:
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -40,11 +42,12 @@ def command(game_id: str, n_games: int, seed: int, agents: str | None, variant: 
         with Progress(*columns, console=err, transient=True) as bar:
             task = bar.add_task(f"{game.id} x{n_games}", total=n_games)
             records, seconds = timed(lambda: run_batch(
-                game, specs, n_games, seed, jobs, progress=lambda k: bar.advance(task, k)))
+                game, specs, n_games, seed, jobs, progress=lambda k: bar.advance(task, k), engine=choice))
     else:
-        records, seconds = timed(lambda: run_batch(game, specs, n_games, seed, jobs))
+        records, seconds = timed(lambda: run_batch(game, specs, n_games, seed, jobs, engine=choice))
     summary = summarize(game, specs, records, seed, seconds)
     summary["jobs"] = jobs
+    summary["engine"] = choice.to_json()
     if as_json:
         click.echo(json.dumps(summary))
         return 0
@@ -63,5 +66,5 @@ def command(game_id: str, n_games: int, seed: int, agents: str | None, variant: 
     out.print(f"truncated {summary['truncated']} ({100 * summary['truncated'] / n_games:.1f}%), "
               f"drawn {summary['draws_or_no_winner']} (a draw is no win in 'win %'; playtest, compare and arena count it as an equal share); mean turns {summary['mean_turns']:.1f}, "
               f"mean decisions {summary['mean_decisions']:.1f}")
-    out.print(f"{seconds:.2f} s, {summary['games_per_second']:.1f} games/s with {jobs} job(s)")
+    out.print(f"{seconds:.2f} s, {summary['games_per_second']:.1f} games/s with {jobs} job(s) on the {choice.label}")
     return 0

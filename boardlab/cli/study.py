@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from boardlab.cli.common import MAX_GAMES, check_jobs, console
+from boardlab.cli.common import MAX_GAMES, check_jobs, console, engine_option, use_engine
 
 
 @click.command("study")
@@ -21,8 +21,9 @@ from boardlab.cli.common import MAX_GAMES, check_jobs, console
               help="Also rewrite the generated block (between <!-- study:begin --> and <!-- study:end -->) of this findings page.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answers as one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
+@engine_option
 def command(plan: str, out: str | None, jobs: int | None, max_games: int | None, findings: str | None, as_json: bool,
-            quiet: bool) -> None:
+            quiet: bool, engine: str | None = None) -> None:
     """Answer every question of the study file PLAN.toml (see docs/playtest.md, 'Studies').
 
     Each question gets a plain-words verdict (holds, does not hold, undecided) with its interval, corrected with
@@ -30,6 +31,8 @@ def command(plan: str, out: str | None, jobs: int | None, max_games: int | None,
     """
     from boardlab.playtest import findings as page
     from boardlab.playtest.study import load, run_study
+
+    use_engine(engine)
 
     study = load(plan)
     if findings:  # a page without its markers is a one-line error before any game is played

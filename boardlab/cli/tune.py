@@ -6,7 +6,7 @@ import json
 
 import click
 
-from boardlab.cli.common import MAX_GAMES, PLAYERS, FiniteFloat, check_games, check_jobs, check_output_file, console
+from boardlab.cli.common import MAX_GAMES, PLAYERS, FiniteFloat, check_games, check_jobs, check_output_file, console, engine_option, use_engine
 
 
 @click.command("tune")
@@ -32,9 +32,11 @@ from boardlab.cli.common import MAX_GAMES, PLAYERS, FiniteFloat, check_games, ch
 @click.option("--save-variant", type=click.Path(dir_okay=False), default=None, callback=check_output_file, help="Write the best settings as a variant file (play it with --variant FILE).")
 @click.option("--save-unconfirmed", is_flag=True, help="With --save-variant: write the setting even if the confirmation did not confirm it (the file records the verdict and p-values).")
 @click.option("--json", "as_json", is_flag=True)
+@engine_option
 def command(game_id, targets, params, trials, games, repeats, players, variant, agents, seed, sampler, closeness, jobs, rungs, eta,
-            tolerance, confirm_games, out, quiet, save_variant, as_json, save_unconfirmed=False):
+            tolerance, confirm_games, out, quiet, save_variant, as_json, save_unconfirmed=False, engine=None):
     """Search GAME's tunable rule parameters toward the targets, race the promising ones, confirm on fresh games."""
+    use_engine(engine)
     from boardlab.cli.common import make_game, parse_agents
     from boardlab.engine.errors import InvalidOptionError
     from boardlab.playtest.tune import Target, save_variant as save, tune

@@ -429,6 +429,17 @@ class Game:
         without a history).  Default: nothing.  See :mod:`boardlab.engine.checks`.
         """
 
+    def core_spec(self) -> str:
+        """The JSON document the compiled core builds this configured game from (:mod:`boardlab.engine.core`).
+
+        A game the core accelerates overrides this; it raises :class:`~boardlab.engine.core.EngineUnavailable`
+        with one line naming what the core does not support (an option, edited content), so that the
+        configuration runs on the Python rules.  Default: the game has no compiled core.
+        """
+        from .core import EngineUnavailable
+
+        raise EngineUnavailable(f"{self.name} has no compiled core")
+
     def seat_names(self) -> list[str]:
         """Display names of the seats (before setup decides roles)."""
         return [f"Player {i + 1}" for i in range(self.players)]

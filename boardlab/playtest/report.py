@@ -98,6 +98,16 @@ def heading(cfg: dict[str, Any]) -> str:
     return f"{cfg['game']} ({cfg['variant']}, {cfg['players']} players{opts}{rest})"
 
 
+def engine_text(manifest: dict[str, Any]) -> str:
+    """Which engine played the run's last session, in words (runs made before the core say nothing)."""
+    eng = manifest.get("engine")
+    if not eng:
+        return "the Python rules (recorded before engines were recorded)"
+    if eng.get("engine") == "core":
+        return f"the compiled core {eng.get('core_version', '')} ({eng.get('reason', '')}); the results are the same as the Python rules give"
+    return f"the Python rules ({eng.get('reason', '')})"
+
+
 def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
     """A short Markdown summary of a run (printed to the terminal): the verdict first, then the figures."""
     cfg = manifest["config"]
@@ -105,6 +115,8 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
         f"# Playtest: {heading(cfg)}",
         "",
         f"{result['games']} games, seed {cfg['seed']}, agents: {', '.join(cfg['agents'])}",
+        "",
+        f"Engine: {engine_text(manifest)}",
         "",
     ]
     if result.get("verdict"):
@@ -245,7 +257,8 @@ pre {{ background: #f6f6f6; padding: 1em; overflow-x: auto; }}
 </style></head><body>
 <h1>Playtest report: {html.escape(heading(cfg))}</h1>
 <p>Variant <b>{html.escape(cfg['variant'])}</b>, {players} players, {result['games']} games, seed {cfg['seed']},
-agents {html.escape(', '.join(cfg['agents']))}. boardlab {html.escape(manifest['boardlab_version'])}.</p>
+agents {html.escape(', '.join(cfg['agents']))}. boardlab {html.escape(manifest['boardlab_version'])}.
+Engine: {html.escape(engine_text(manifest))}.</p>
 <div id="summary">{summary_html}</div>
 {body}
 <section><h2>Cards, tokens and rules</h2>

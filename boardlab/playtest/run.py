@@ -92,6 +92,18 @@ def annotate(result: dict[str, Any], rows: Sequence[dict[str, Any]], config: Run
     return result
 
 
+def engine_for(config: RunConfig) -> dict[str, Any]:
+    """Which engine plays ``config`` here (:func:`boardlab.engine.core.choose`), for the manifest and the report.
+
+    Raises :class:`~boardlab.engine.core.EngineUnavailable` when ``BOARDLAB_ENGINE`` (``--engine``) asks for
+    the core and the core cannot play this run.
+    """
+    from boardlab.engine.core import choose
+
+    game = make(config.game, players=config.players, variant=config.variant, options=config.options)
+    return choose(game, config.agents, restricted=bool(config.restrict)).to_json()
+
+
 def manifest_for(config: RunConfig, backend: str, jobs: int) -> dict[str, Any]:
     import boardlab
 
@@ -101,6 +113,7 @@ def manifest_for(config: RunConfig, backend: str, jobs: int) -> dict[str, Any]:
         "seed_rule": "game i uses derive_seed(seed, i); seat k's agent derive_seed(game_seed, 1000 + k)",
         "backend": backend,
         "jobs": jobs,
+        "engine": engine_for(config),
         "python": platform.python_version(),
         "machine": platform.machine(),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -134,12 +147,16 @@ def execute(
     if backend not in BACKENDS:
         raise InvalidOptionError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     jobs = jobs or default_jobs()
+    engine = engine_for(config)  # before any file is written: --engine core that cannot run exits at once
     run = RunDir(out)
     if run.exists():
         old = run.read_manifest()
         if old.get("config") != config.to_json():
             raise BoardlabError(f"{run.path} holds a different run; choose another --out folder")
         manifest = old
+        if old.get("engine") != engine:  # this session's engine (the rows do not depend on it)
+            manifest = {**old, "engine": engine}
+            run.write_manifest(manifest)
     else:
         manifest = manifest_for(config, backend, jobs)
         run.write_manifest(manifest)

@@ -3,8 +3,12 @@
 A row holds everything the metrics need (seat and role outcomes, length,
 choice points, branching, lead changes judged by ``State.evaluate``, and the
 game's own ``State.metrics()`` counters).  Rows depend only on the run's
-configuration and the game index, never on the backend or the job count, so
-local and Ray runs give identical results apart from timings.
+configuration and the game index, never on the backend, the job count or the
+engine, so local and Ray runs, on the Python rules or the compiled core, give
+identical results apart from timings.  On the core (:mod:`boardlab.engine.core`,
+chosen per chunk by ``BOARDLAB_ENGINE`` / ``--engine``), the core plays each game,
+rules and agents, and the Python rules replay its actions to measure the row: a
+core action the reference finds illegal raises, so a row is never silently wrong.
 """
 
 from __future__ import annotations
@@ -85,14 +89,32 @@ class _Restricted:
         return self.agent.act(decision)
 
 
-def play_row(config: RunConfig, index: int, game: Any = None) -> dict[str, Any]:
-    """Play game ``index`` of the run and return its result row."""
+class _Replay:
+    """Plays back a recorded action list (the compiled core's game), one action per decision."""
+
+    name = "replay"
+
+    def __init__(self, actions: Sequence[Sequence[Any]]) -> None:
+        self.actions = iter(actions)
+
+    def act(self, decision: Decision) -> tuple:
+        return tuple(next(self.actions))
+
+
+def play_row(config: RunConfig, index: int, game: Any = None, actions: Sequence[Sequence[Any]] | None = None) -> dict[str, Any]:
+    """Play game ``index`` of the run and return its result row.
+
+    ``actions``: the game's actions as the compiled core played them; the Python rules replay them
+    (an action they find illegal raises :class:`~boardlab.engine.errors.IllegalActionError`).
+    """
     if game is None:
         game = make(config.game, players=config.players, variant=config.variant, options=config.options)
         game.record_events = False
     seed = game_seed(config.seed, index)
-    agents = []
-    for seat, spec in enumerate(config.agents):
+    agents: list[Any] = []
+    if actions is not None:
+        agents = [_Replay(actions)] * game.players
+    for seat, spec in enumerate(config.agents if actions is None else ()):
         agent = make_agent(spec, game, seat, agent_seed(seed, seat))
         if seat in config.restrict:
             agent = _Restricted(agent, config.restrict[seat])
@@ -198,6 +220,13 @@ def play_rows(config_doc: dict[str, Any], indexes: Sequence[int]) -> list[dict[s
     config = RunConfig.from_json(config_doc)
     game = make(config.game, players=config.players, variant=config.variant, options=config.options)
     game.record_events = False
+    from boardlab.engine.core import choose, native
+
+    choice = choose(game, config.agents, restricted=bool(config.restrict))
+    if choice.engine == "core":
+        seeds = [game_seed(config.seed, i) for i in indexes]
+        docs = native().play_games(game.id, choice.spec, list(config.agents), seeds, game.max_turns, True)
+        return [play_row(config, i, game, d["actions"]) for i, d in zip(indexes, docs)]
     return [play_row(config, i, game) for i in indexes]
 
 
