@@ -34,6 +34,14 @@ class Dice:
     def done(self) -> bool:
         return not self.faces
 
+    # the rule properties re-roll a transition's dice from a copy of the generator before it
+    @property
+    def state(self) -> tuple[int, ...]:
+        return tuple(self.faces)
+
+    def copy(self) -> "Dice":
+        return Dice(*self.faces)
+
 
 def blank(players: int = 4, variant: str | None = None, **options):
     """A state on an empty dungeon: everyone on their start, seat 0 to move,

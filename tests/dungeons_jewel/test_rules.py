@@ -43,7 +43,7 @@ def test_highest_roll_starts_and_ties_roll_again():
     assert s.rng.done()
 
 
-@pytest.mark.seed("dungeons-jewel:13.4", "dungeons-jewel:17.2b", "dungeons-jewel:25.1")
+@pytest.mark.seed("dungeons-jewel:13.4", "dungeons-jewel:17.2b")
 def test_turns_go_clockwise():
     """"turns then follow clockwise" -- seat order is the corners' clockwise order."""
     s = blank()

@@ -19,6 +19,7 @@ from boardlab.engine.checks import seat_or_none
 from .board import Board
 from .content import CONTENT_KINDS, load_content
 from .features import DungeonFeatures
+from .properties import PROPERTIES
 from .rules import DungeonRules
 from .scene import build_scene
 from .view import DungeonView
@@ -54,6 +55,8 @@ class DungeonsJewel(Game):
     hidden_information = True
     default_max_turns = 1000
     state_class = DungeonState
+    #: What the seed's rules make always true, checked after every transition (properties.py).
+    properties = PROPERTIES
     rules_doc = "docs/rules/dungeons-jewel.md"
     options = (
         Option("content", "", "Path of a token/treasure content file (empty: the designed one).", "str", path=True,
@@ -144,6 +147,17 @@ class DungeonsJewel(Game):
 
     def scene(self, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
         return build_scene(self, view, actions)
+
+    def core_spec(self) -> str:
+        """This configuration as the compiled core's spec (:mod:`.core`), or why the core cannot play it."""
+        from boardlab.engine.core import EngineUnavailable
+
+        from .core import core_spec
+
+        try:
+            return core_spec(self)
+        except ValueError as exc:
+            raise EngineUnavailable(str(exc)) from None
 
     def check_state(self, state) -> None:
         """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
