@@ -46,7 +46,23 @@ def position(pieces: dict[str, str], *, active: int = 0, hands=((), ()), variant
     st.combats = {}
     st.counts = {}
     st._legal = None
+    own_cards(st)
     return st
+
+
+def own_cards(st) -> None:
+    """Make a hand-built position's cards its players' whole decks, so the rule property "every card is
+    in exactly one place" (and loading a saved position, which checks it) holds; call it again after
+    putting cards on armies by hand."""
+    lists = [list(st.hands[s]) + list(st.decks[s]) + list(st.discards[s]) + list(st.removed[s]) for s in (0, 1)]
+    for a in st.armies.values():
+        if a.leader:
+            lists[a.seat].append(a.leader)
+        for n, o in a.attached:
+            lists[o].append(n)
+    for _u, n, o, _t in st.strategies:
+        lists[o].append(n)
+    st.game.deck_lists = tuple(tuple(x) for x in lists)
 
 
 def at(st, name: str):

@@ -143,6 +143,12 @@ class CombatMixin:
         self.emit(f"The attack fails: {why}.", {"att": att.sq})
         if moves or kind == "ambush":
             self.fall_back(att, c)
+        if att.kind == "K" and self.game.option_values["general_defeats"] == "any":
+            # "After each defeat, the General permanently loses a single skill point": a General whose
+            # own attack fails has lost that battle too (ledger 9; option general_defeats=defending: not).
+            self.count("rule:general_battle_lost", att.seat)
+            self.emit(f"The {SEATS[att.seat]} General loses the battle it started.", {"seat": att.seat})
+            self.general_loses(att.seat, "battle")
 
     def fall_back(self, att: "Army", c: dict) -> None:
         """A failed (or General-blocked) attacker moves next to the defender along the attack line."""

@@ -16,6 +16,7 @@ from boardlab.engine import Game, Option, Variant
 
 from .content import CONTENT_KINDS, builtin_decks, deck_presets, edit_deck, load_cards, load_deck
 from .features import ArmiesFeatures
+from .properties import PROPERTIES
 from .rules import ArmiesRules
 from .scene import build_scene
 from .view import ArmiesView
@@ -44,6 +45,7 @@ class ArmiesGame(Game):
     chance = True
     default_max_turns = 500
     state_class = ArmiesState
+    properties = PROPERTIES
     rules_doc = "docs/rules/armies.md"
     options = (
         Option("white_deck", "gnar-lorin", "White's deck: a shipped deck name (gnar-lorin, ethyr-shives, "
@@ -61,6 +63,8 @@ class ArmiesGame(Game):
                low=0, high=10, tunable=True),
         Option("deck_out", "skip", "Drawing from an empty deck: skip the draw, lose, or reshuffle the discards.",
                "str", choices=("skip", "lose", "reshuffle")),
+        Option("general_defeats", "any", "Which lost battles cost the General a skill point: any (attacking "
+               "or defending) or only those it defends.", "str", choices=("any", "defending")),
         Option("windows", "able", "Response windows open only when the responder could respond (able) or "
                "at every opportunity (always: hides whether a technique is held).", "str", choices=("able", "always")),
     )
