@@ -609,6 +609,17 @@ def test_setup_tokens_rooms_and_placements():
         counts[k] = counts.get(k, 0) + 1
     assert counts == game.token_counts
     assert sum(counts.values()) == 15
+    # "shuffle": which kind lies in each treasure room, and which the players' squares get, changes from
+    # game to game; over 120 seeds every kind reaches every room (without the shuffle each room would
+    # always hold the same kind, and the players' tokens would always be the same eight)
+    rooms, placed = [], set()
+    for seed in range(120):
+        s = game.new_state(seed)
+        rooms.append([s.tokens[c] for c in game.castle.treasure])
+        placed.add(tuple(s.bag))
+    for i in range(len(game.castle.treasure)):
+        assert {r[i] for r in rooms} == set(game.token_counts), f"room {i} saw only {sorted({r[i] for r in rooms})}"
+    assert len(placed) > 100
 
 
 @pytest.mark.seed("blackfire:13.2b")

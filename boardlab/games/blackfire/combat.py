@@ -98,6 +98,10 @@ class CombatMixin:
             return
         if unit.kind == SORCERER and self.orb_holder is None and self.orb_cell == unit.cell:
             self._take_orb(u)
+            if unit.cell in self.tokens:
+                # the Orb lay on a token (its carrier was shot there): the sorcerer stopped on the token, so
+                # it picks it up too, after the Orb, and a Speed token gives it nothing (ledger 40)
+                self._pickup(u, took_orb=True)
         elif unit.cell in self.tokens:
             self._pickup(u)
         elif unit.kind == SORCERER and self.orb_holder != u:

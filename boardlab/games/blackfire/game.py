@@ -23,6 +23,7 @@ from boardlab.engine.game import Game, Option, Variant
 from .board import Castle
 from .content import CONTENT_KINDS, edit_tokens, load_castle, load_tokens
 from .features import BlackfireFeatures
+from .properties import PROPERTIES
 from .rules import BlackfireRules
 from .scene import build_scene
 from .tokens import token_reference
@@ -52,6 +53,8 @@ class BlackfireGame(Game):
     default_max_turns = 300
     state_class = BlackfireState
     rules_doc = "docs/rules/blackfire.md"
+    #: The rule properties checked after every transition (``properties.py``, issue 42).
+    properties = PROPERTIES
     options = (
         Option("map", "", "Castle map file (text grid; empty = the designed castle.txt).", "str", path=True,
                presets={"": "data/castle.txt"}),

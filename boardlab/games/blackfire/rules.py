@@ -404,16 +404,22 @@ class BlackfireRules(CombatMixin, TokensMixin, State):
         castle = self.game.castle
         start = castle.green_start if side == GREEN else castle.red_starts[self.red_start]
         radius = self.game.opt["push_radius"]
-        row = castle.dist[start]
+        # where it respawns: the start square, or the nearest square without a friend or a token when a
+        # friend stands there (enemies on it are pushed off); the push counts "four spaces from the
+        # Sorcerer" from that square (issue 42)
+        friends = {v.cell for v in self.units[side * 3: side * 3 + 3] if v.cell is not None}
+        here = (next(c for c in self._nearest(start) if c not in friends and c not in self.tokens) if radius
+                else self._nearest_free(start, ignore=u))
+        row = castle.dist[here]
         pushed = []
         for e in range((1 - side) * 3, (1 - side) * 3 + 3):
             v = self.units[e]
             if v.cell is not None and radius and row[v.cell] <= radius:
-                v.cell = self._push_square(start, v.cell, radius + 1, e)
+                v.cell = self._push_square(here, v.cell, radius + 1, e)
                 pushed.append(e)
                 self._count("rule:push", side)
                 self.emit(f"The {UNIT_NAMES[e]} is pushed back to {castle.label(v.cell)}.", {"unit": e, "cell": v.cell})
-        unit.cell = self._nearest_free(start, ignore=u)
+        unit.cell = here
         self._count("rule:respawn", side)
         self.emit(f"The {UNIT_NAMES[u]} respawns on {castle.label(unit.cell)}.", {"unit": u, "cell": unit.cell})
         self._placed(pushed, side)

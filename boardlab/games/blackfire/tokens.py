@@ -64,7 +64,9 @@ class TokensMixin:
     __slots__ = ()
 
     # -- token pick-ups ------------------------------------------------------
-    def _pickup(self, u: int) -> None:
+    def _pickup(self, u: int, took_orb: bool = False) -> None:
+        """Unit ``u`` picks up the token on its square and uses it; ``took_orb``: it has just taken the Orb
+        on this square, whose pick-up loses every movement point, "Even those gained by a speed token"."""
         unit = self.units[u]
         kind = self.tokens.pop(unit.cell)
         self.revealed[kind] = self.revealed.get(kind, 0) + 1
@@ -73,7 +75,9 @@ class TokensMixin:
         self.emit(f"The {UNIT_NAMES[u]} picks up {article} {kind.capitalize()} token.", {"unit": u, "token": kind})
         opt = self.game.opt
         seat = self.seat_of(unit.side)
-        if kind == "speed":
+        if kind == "speed" and took_orb:
+            self.emit("Taking the Orb ends its movement: the Speed points are lost.", {"unit": u})
+        elif kind == "speed":
             self.stack.append(Prompt(seat, "speed", {"unit": u, "points": opt["speed_bonus"]}))
         elif kind == "slow":
             unit.slow_at = self.turn + 2  # the owner's next turn
