@@ -7,7 +7,7 @@ from boardlab.games.summoners_quest.board import Board, default_board_path
 B = Board.load(default_board_path())
 
 
-@pytest.mark.seed("summoners-quest:12.1", "summoners-quest:32.1", "summoners-quest:34.1")
+@pytest.mark.seed("summoners-quest:12.1", "summoners-quest:32.1", "summoners-quest:34.1", "summoners-quest:9.1b")
 def test_board_layout():
     # "8 spaces per section (6 focus points, a teleport point and a Mana Temple)"; ledger: fixed order
     assert B.size == 45

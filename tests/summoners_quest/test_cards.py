@@ -125,6 +125,30 @@ def test_range_zero_means_own_space_and_spells_are_before_or_after_moving():
     assert any(a[0] == "cast" for a in st.legal_actions())  # after movement
 
 
+@pytest.mark.seed("summoners-quest:52.5", "summoners-quest:48.5")
+def test_a_range_zero_card_is_never_aimed_at_another_space():
+    # "Cards without a range or a range of 0 may only affect those in the same space that is occupied
+    # by the player who is casting the spell."  Frost Giant's Frost Stomp (range 0, a whole space)
+    # reaches its own space only; Haste (range 0) only its caster.
+    st = fresh(3)
+    st.mana[0] = 10
+    giant = put(st, 0, "frost_giant", 9)
+    u = int(giant[1:])
+    give(st, 0, "haste")
+    st.pos[0] = 5
+    st.pos[1], st.pos[2] = 9, 10  # an enemy on the giant's space, another one space away
+    st._legal = None
+    acts = st.legal_actions()
+    assert ("ability", u, 9) in acts
+    assert ("ability", u, 10) not in acts and ("ability", u, 8) not in acts
+    assert [a for a in acts if a[0] == "cast"] == [("cast", "haste", "P0")]
+    st.pos[1] = 8  # now nobody shares the giant's space: nothing to stomp
+    st._legal = None
+    assert not [a for a in st.legal_actions() if a[0] == "ability" and a[1] == u]
+    st.apply(("cast", "haste", "P0"))
+    assert st.has_status("P0", "hasted") and not st.has_status("P1", "hasted") and not st.has_status("P2", "hasted")
+
+
 @pytest.mark.seed("summoners-quest:28.2", "summoners-quest:52.4", "summoners-quest:52.6")
 def test_space_spell_hits_enemy_pieces_only_and_spell_is_discarded():
     st = fresh()
@@ -144,7 +168,7 @@ def test_silenced_summoner_cannot_cast():
 
 
 # -- Equipment ---------------------------------------------------------------------------------
-@pytest.mark.seed("summoners-quest:62.1")
+@pytest.mark.seed("summoners-quest:62.1", "summoners-quest:54.3b")
 def test_equipping_costs_mana_and_three_items_at_most():
     # "A player may only equip up to 3 items at any one time."
     st = fresh()
@@ -161,6 +185,38 @@ def test_equipping_costs_mana_and_three_items_at_most():
     assert ("equip", "talaria", "P0") in st.legal_actions()
 
 
+@pytest.mark.seed("summoners-quest:54.3b")
+def test_an_item_costs_its_mana_to_equip_and_its_ability_costs_again():
+    # "Each equipment card has a required cost to use."  Ledger "Equipment cost": the card's cost is
+    # paid to equip it (1 less on a mana temple, never below 1), and its ability costs again per use.
+    st = fresh()
+    cards = st.game.cards
+    cost, ab = cards["mjolnir"].cost, cards["mjolnir"].ability
+    st.pos[0] = 5
+    give(st, 0, "mjolnir")
+    st.mana[0] = cost - 1
+    st._legal = None
+    assert not [a for a in st.legal_actions() if a[0] == "equip"]  # one short: not offered
+    st.mana[0] = cost + 5
+    st._legal = None
+    st.apply(("equip", "mjolnir", "P0"))
+    assert st.mana[0] == 5 and st.used[0] == cost
+    st = fresh()  # on the own temple: 1 less
+    give(st, 0, "mjolnir")
+    st.mana[0] = cost
+    st._legal = None
+    st.apply(("equip", "mjolnir", "P0"))
+    assert st.mana[0] == 1 and st.used[0] == cost - 1
+    st.pos[1] = 0
+    st.mana[0] = ab.cost
+    st._legal = None
+    use = [a for a in st.legal_actions() if a[0] == "use"]
+    assert use
+    st.apply(use[0])
+    assert st.mana[0] == 0 and st.used[0] == cost - 1 + ab.cost
+
+
+@pytest.mark.seed("summoners-quest:54.9b", "summoners-quest:54.9")
 def test_equipping_a_monster_needs_it_within_one_space():
     # "Equipping a monster requires the summoner token to be at least within one space of the monster."
     st = fresh()
@@ -169,6 +225,31 @@ def test_equipping_a_monster_needs_it_within_one_space():
     give(st, 0, "aegis")
     acts = st.legal_actions()
     assert ("equip", "aegis", near) in acts and ("equip", "aegis", far) not in acts
+
+
+@pytest.mark.seed("summoners-quest:54.9b")
+def test_within_one_space_counts_along_the_board_round_the_ring_and_through_open_gates():
+    st = fresh()
+    st.mana[0] = 10
+    give(st, 0, "aegis")
+    here = put(st, 0, "oni", 0)  # the same space
+    behind = put(st, 0, "kappa", 31)  # one space counter-clockwise, across the ring's seam
+    two = put(st, 0, "tengu", 30)
+    acts = st.legal_actions()
+    assert ("equip", "aegis", here) in acts and ("equip", "aegis", behind) in acts
+    assert ("equip", "aegis", two) not in acts
+    st = fresh()
+    st.mana[0] = 10
+    give(st, 0, "aegis")
+    st.pos[0] = 4  # the portal of gate 1
+    gated = put(st, 0, "oni", 32)  # gate 1 itself, one step from its portal
+    st._legal = None
+    assert ("equip", "aegis", gated) not in st.legal_actions()  # a closed gate is a wall
+    st.gates = 1
+    st._legal = None
+    assert ("equip", "aegis", gated) in st.legal_actions()
+    st.apply(("equip", "aegis", gated))
+    assert st.summons[int(gated[1:])].equip == ["aegis"]
 
 
 @pytest.mark.seed("summoners-quest:54.7")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import fresh, put, rolled, script
+from .helpers import fresh, give, put, rolled, script
 
 CH = 44
 
@@ -299,3 +299,66 @@ def test_every_summoner_in_the_chamber_counts_its_own_hold():
     end(st)
     end(st)
     assert st.hold == [1, 1]
+
+
+GATE_3 = 2  # the gate of the portal at space 20: gate space 38, halls 39 and 40
+PORTAL_OF_GATE_3 = 20
+
+
+def _summoned_in_the_hall(attack_roll: int, defend_roll: int, occupant_monster: bool = False, occupant_life: int = 10):
+    """Player 1 stands in hall a behind gate 3 (open) and summons Huldra there; Huldra then walks into
+    the chamber, held by player 2 (alone, or with its own monster that Huldra attacks)."""
+    st = fresh()
+    st.gates = 1 << GATE_3
+    st.pos[0] = 39
+    st.entry["P0"] = GATE_3
+    st.pos[1], st.hold[1], st.life[1] = CH, 2, occupant_life
+    give(st, 0, "huldra")
+    st.mana[0] = 6
+    st._legal = None
+    st.apply(("summon", "huldra"))
+    uid = max(st.summons)
+    target = "P1"
+    if occupant_monster:
+        target = put(st, 1, "tanuki", CH)  # no combat ability: no prompt before the dice
+    rolled(st, 1, 2)
+    script(st, attack_roll, defend_roll)
+    st.apply(("move", f"S{uid}", CH, -1))
+    if st.stack and st.stack[-1].kind == "attack":
+        st.apply(("attack", f"S{uid}", target))
+    if st.stack and st.stack[-1].kind == "defend":
+        st.apply(("no_defend",))
+    return st, f"S{uid}"
+
+
+@pytest.mark.seed("summoners-quest:38.6")
+def test_a_summon_summoned_in_a_hall_evicts_the_occupant_to_the_portal_of_its_own_gate():
+    # "placed back to the portal just outside of the gate that the player who initiated combat entered
+    # from": a summon that appeared in the halls entered by its summoner's gate (gate 3 here), not gate 1.
+    st, huldra = _summoned_in_the_hall(6, 1)
+    assert st.pos_of(huldra) == CH
+    assert st.pos[1] == PORTAL_OF_GATE_3 and st.hold[1] == 0
+
+
+@pytest.mark.seed("summoners-quest:38.7", "summoners-quest:46.1")
+def test_a_summon_summoned_in_a_hall_that_loses_in_the_chamber_goes_back_to_its_own_last_hall():
+    # "If the attacker loses combat, they must move back one space": out of the chamber onto the last
+    # hall of the gate it came in by (40 behind gate 3), never behind a closed gate.
+    st, huldra = _summoned_in_the_hall(1, 6, occupant_life=1)  # the winner deals its 1 life: Huldra lives
+    assert st.pos_of(huldra) == 40 and st.pos[1] == CH and st.hold[1] == 2
+    # and when it beats a monster beside its summoner, it is the one that moves one space outside
+    st, huldra = _summoned_in_the_hall(6, 1, occupant_monster=True)
+    assert st.pos_of(huldra) == 40 and st.pos[1] == CH
+
+
+@pytest.mark.seed("summoners-quest:38.6")
+def test_a_summon_summoned_in_the_chamber_counts_its_summoners_gate():
+    st = fresh()
+    st.gates = 1 << GATE_3
+    st.pos[0] = CH
+    st.entry["P0"] = GATE_3
+    give(st, 0, "huldra")
+    st.mana[0] = 6
+    st._legal = None
+    st.apply(("summon", "huldra"))
+    assert st.entry[f"S{max(st.summons)}"] == GATE_3

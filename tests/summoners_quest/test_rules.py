@@ -22,7 +22,7 @@ def test_setup_life_mana_and_starting_hand():
     assert st.hands == [[], [], []]
 
 
-@pytest.mark.seed("summoners-quest:22.1")
+@pytest.mark.seed("summoners-quest:22.1", "summoners-quest:22.3b")
 def test_order_ties_reroll():
     # "If two or more players tie, they roll to break the tie amongst them, while still remaining
     # within the same turn as they originally rolled."
@@ -33,7 +33,22 @@ def test_order_ties_reroll():
     assert st.roll_order([0, 1, 2]) == [2, 0, 1]
 
 
-@pytest.mark.seed("summoners-quest:30.1")
+@pytest.mark.seed("summoners-quest:22.3b")
+def test_a_tie_is_broken_by_the_re_roll_and_keeps_its_place_in_the_order():
+    # A tie in the middle: seats 1 and 2 rolled 3 between a 5 and a 1.  Their re-roll decides only
+    # their own order (the 6 does not lift seat 2 above seat 0), and seat 2 wins it.
+    st = fresh(4)
+    script(st, 5, 3, 3, 1, 1, 6)
+    assert st.roll_order([0, 1, 2, 3]) == [0, 2, 1, 3]
+    # the same tie re-rolled the other way round keeps the seats' own order
+    script(st, 5, 3, 3, 1, 6, 1)
+    assert st.roll_order([0, 1, 2, 3]) == [0, 1, 2, 3]
+    # a tie at the bottom between three: a second tie among two of them is re-rolled again
+    script(st, 6, 2, 2, 2, 4, 4, 1, 2, 5)
+    assert st.roll_order([0, 1, 2, 3]) == [0, 2, 1, 3]
+
+
+@pytest.mark.seed("summoners-quest:30.1", "summoners-quest:22.4b")
 def test_temple_choice():
     # "Each player chooses a starting space at one of the Mana Temples"
     st = make("summoners-quest", players=2).new_state(3)
@@ -43,6 +58,34 @@ def test_temple_choice():
     assert ("temple", 16) not in st.legal_actions()
     st.apply(("temple", 0))
     assert st.phase == "pre" and st.current_seat() == first and st.pos[first] == 16
+
+
+@pytest.mark.seed("summoners-quest:22.4b")
+def test_each_player_in_turn_order_picks_a_free_temple_that_becomes_its_own():
+    # "Each player chooses a starting space at one of the Mana Temples and places their summoner
+    # token on there."  Ledger "Choosing temples": in turn order, one summoner per temple.
+    st = make("summoners-quest", players=4).new_state(11)
+    picks = [24, 0, 16, 8]
+    for i, t in enumerate(picks):
+        seat = st.order[i]
+        assert st.phase == "temple" and st.current_seat() == seat
+        assert set(st.legal_actions()) == {("temple", x) for x in (0, 8, 16, 24) if x not in picks[:i]}
+        st.apply(("temple", t))
+        assert st.pos[seat] == t and st.start[seat] == t
+    assert st.phase == "pre" and st.current_seat() == st.order[0]
+    # that temple is the player's own: only walking over it gives the +2 mana
+    seat = st.order[0]
+    st.pos[seat] = 20
+    rolled(st, 2, 3)  # 20 -> 25: over the temple at 24, which is this seat's own
+    st.apply(("move", "P", 25, -1))
+    assert st.mana[seat] + st.used[seat] == 8
+    other = st.order[1]
+    st.start_turn(other)
+    st.pos[other] = 20
+    st.mana[other] = st.used[other] = 0
+    rolled(st, 2, 3)  # over the temple at 24, not this seat's (its own is 0)
+    st.apply(("move", "P", 25, -1))
+    assert st.mana[other] + st.used[other] == 0
 
 
 # -- Movement ------------------------------------------------------------------------
@@ -361,16 +404,29 @@ def test_summon_damage_counters_destroy_it():
     assert int(s[1:]) not in st.summons and st.deck.discard_pile[-1] == "huldra"
 
 
+@pytest.mark.seed("summoners-quest:20.2b")
 def test_defeated_summoner_loses_summons_and_cards_but_traps_stay():
+    # "Each player tries to destroy all other players and their minions": a defeated summoner's
+    # minions go with it (ledger "A defeated summoner").
     st = fresh(3)
-    put(st, 1, "huldra", 5)
+    s = put(st, 1, "huldra", 5)
+    st.deck.draw_pile.remove("talaria")
+    st.summons[int(s[1:])].equip = ["talaria"]
+    mine = put(st, 2, "oni", 9)
     give(st, 1, "fireball")
     st.equip[1] = ["aegis"]
+    st.status[1] = [["slowed", 2]]
     st.traps[7] = ["pitfall", 1]
     st.damage("P1", 11)  # Aegis guards 1
-    assert not st.alive[1] and st.pos[1] == -1 and not st.summons and st.hands[1] == []
-    assert {"huldra", "fireball", "aegis"} <= set(st.deck.discard_pile) and 7 in st.traps
+    assert not st.alive[1] and st.pos[1] == -1 and st.life[1] == 0
+    assert list(st.summons) == [int(mine[1:])] and st.hands[1] == [] and st.equip[1] == [] and st.status[1] == []
+    assert {"huldra", "talaria", "fireball", "aegis"} <= set(st.deck.discard_pile) and 7 in st.traps
     assert st.winner is None
+    # the defeated seat no longer takes turns
+    st.phase = "post"
+    st._legal = None
+    st.apply(("end",))
+    assert st.active == 2
 
 
 @pytest.mark.seed("summoners-quest:20.3")

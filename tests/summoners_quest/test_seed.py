@@ -135,6 +135,25 @@ def test_hand_cards_are_discarded_only_when_a_rule_or_card_says_so():
     assert st.legal_actions() == (("roll",),)
 
 
+@pytest.mark.seed("summoners-quest:28.1b")
+def test_the_only_discard_from_a_hand_is_playing_or_discarding_to_draw_at_a_full_focus_point():
+    # Ledger "Discarding from the hand": no at-will discard, before or after moving; at a focus point
+    # with 5 cards the player may discard one to draw (or keep the hand), and that card goes to the
+    # discard pile.
+    st = fresh()
+    st.mana[0] = 0
+    hand = ["jormungandr", "fenrir", "nidhogg", "hydra", "cerberus"]
+    give(st, 0, *hand)
+    assert st.legal_actions() == (("roll",),)
+    rolled(st, 1, 2)
+    st.apply(("move", "P", 3, -1))  # a focus point, nobody there
+    acts = st.legal_actions()
+    assert set(acts) == {("discard_draw", c) for c in hand} | {("keep",)}
+    st.apply(("discard_draw", "hydra"))
+    assert len(st.hands[0]) == 5 and "hydra" not in st.hands[0] and st.deck.discard_pile == ["hydra"]
+    assert {a[0] for a in st.legal_actions()} == {"end"}  # after moving: still no discard
+
+
 @pytest.mark.seed("summoners-quest:46.1c")
 def test_a_losing_attacker_that_moved_backwards_is_pushed_on_counter_clockwise():
     # Ledger "A losing attacker that moved backwards": "move back one space" is the board's backward

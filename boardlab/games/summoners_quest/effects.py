@@ -424,7 +424,14 @@ class EffectsMixin:
         if kind == "summon":
             uid = self.next_uid
             self.next_uid += 1
-            self.summons[uid] = Summon(uid, cid, seat, self.pos[seat])
+            here = self.pos[seat]
+            self.summons[uid] = Summon(uid, cid, seat, here)
+            # a summon placed in the halls or the chamber came in by its summoner's gate: eviction and
+            # "one space outside" go by the gate the attacker entered from (seed 38.6, 38.7)
+            board = self.game.board
+            k = board.gate_of_space.get(here, self.entry.get(f"P{seat}") if here == board.chamber else None)
+            if k is not None:
+                self.entry[f"S{uid}"] = k
             self.emit(f"Player {seat + 1} summons {c.name}.", {"seat": seat, "summon": cid, "uid": uid})
         elif kind == "equip":
             self.equipment_of(action[2]).append(cid)

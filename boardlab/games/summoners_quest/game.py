@@ -11,6 +11,7 @@ from boardlab.engine import Game, Option, Variant
 from .board import Board
 from .content import CONTENT_KINDS, load_cards
 from .features import SummonersQuestFeatures
+from .properties import PROPERTIES
 from .rules import SummonersQuestRules
 from .scene import build_scene
 from .view import SummonersQuestView
@@ -63,6 +64,8 @@ class SummonersQuestGame(Game):
         Variant("defender-ties", "Combat ties go to the defender instead of a re-roll.", {"ties": "defender"}),
     )
     content_kinds = CONTENT_KINDS
+    #: The rule properties checked after every transition (properties.py, docs/rules/summoners-quest.md).
+    properties = PROPERTIES
     agents = {"heuristic": "boardlab.games.summoners_quest.agents:HeuristicAgent"}
     #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
     evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
