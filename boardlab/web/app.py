@@ -14,11 +14,13 @@ import json
 import logging
 import math
 import os
+import time
 from collections import Counter
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -61,6 +63,8 @@ class CreateMatch(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="Option overrides")
     seats: list[SeatSpec] | None = Field(None, max_length=16, description="One per player; default: seat 0 human, others bots")
     seed: int | None = Field(None, ge=0, lt=2**62, description="Random seed (default: random)")
+    clock: int | None = Field(None, ge=30, le=86400, description="A clock: seconds each person has for the whole game "
+                              "(a loss on time); only for matches between people (two or more human seats). Default: none")
 
 
 class ActFields(BaseModel):
@@ -79,6 +83,17 @@ class ActRequest(ActFields):
     seat: int = Field(..., description="The seat acting")
 
 
+class SeatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int | None = Field(None, description="The seat asking (omit for a rematch asked with the host's token)")
+
+
+class AnswerRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int = Field(..., description="The seat answering")
+    accept: bool = Field(..., description="True to allow the take-back")
+
+
 class WsAct(ActFields):
     type: Literal["act"]
 
@@ -87,6 +102,27 @@ class WsAct(ActFields):
 CLOSE_LIMIT = 4429
 #: WebSocket close code for a malformed message (binary, not JSON, a lone surrogate).
 CLOSE_MALFORMED = 1007
+#: WebSocket close code for a socket that said no ``hello`` within ``hello_timeout`` seconds (issue 45).
+CLOSE_NO_HELLO = 4408
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
+    """Whether a request with ``Origin: origin`` to ``Host: host`` may go on (issue 45, cross-site WebSockets).
+
+    No Origin (a script, not a browser page): yes.  Otherwise the origin's host and port must be the
+    served ``host``, or the origin must be listed in ``allowed`` (``BOARDLAB_ALLOWED_ORIGINS``, for a
+    deployment behind a proxy that changes the Host header; ``*`` allows every origin).
+    """
+    if origin is None:
+        return True
+    o = origin.strip().lower().rstrip("/")
+    if "*" in allowed or o in allowed:
+        return True
+    try:
+        parts = urlsplit(o)
+    except ValueError:
+        return False
+    return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host.strip().lower()
 
 
 class Malformed(WebError):
@@ -341,6 +377,7 @@ def create_app(
     limits: Limits | None = None,
     *,
     send_queue: int | None = None,
+    allowed_origins: str | None = None,
 ) -> FastAPI:
     """Build the app.  ``database_url_`` (or ``BOARDLAB_DATABASE_URL``) overrides the SQLite file.
 
@@ -348,6 +385,8 @@ def create_app(
     limit, the creation rate and the cap on matches in memory.
     ``send_queue`` (or ``BOARDLAB_SEND_QUEUE``, default 64): messages a WebSocket
     may have waiting before it is dropped as too slow.
+    ``allowed_origins`` (or ``BOARDLAB_ALLOWED_ORIGINS``): comma-separated origins, besides the
+    served host's own, whose pages may open WebSockets and send changes (``*``: any).
     """
     if send_queue is None:
         send_queue = env_setting("BOARDLAB_SEND_QUEUE", DEFAULT_QUEUE, 1, 100_000, integer=True)
@@ -361,13 +400,36 @@ def create_app(
         max_matches=limits.max_matches, idle_seconds=limits.idle_seconds,
     )
     creations = RateLimiter(limits.create_rate, limits.create_burst)
+    hub.seat_silence = limits.seat_silence
+    hub.expire_seconds = limits.expire_hours * 3600.0
+    # issue 45: moves over REST share the WebSocket's message rate; heavy reads and rebuilds are rationed
+    changes = RateLimiter(limits.ws_rate * 60.0, limits.ws_burst)
+    reads = RateLimiter(limits.read_rate * 60.0, limits.read_burst)
+    rebuilds = RateLimiter(limits.rebuild_rate, limits.rebuild_burst)
+    rebuilding = asyncio.Semaphore(limits.rebuilds)
+    if allowed_origins is None:
+        allowed_origins = os.environ.get("BOARDLAB_ALLOWED_ORIGINS", "")
+    origins = frozenset(o.strip().lower().rstrip("/") for o in allowed_origins.split(",") if o.strip())
     sockets: Counter[str] = Counter()  # open WebSockets by client
     spectators: Counter[str] = Counter()  # ... of which spectating (said hello without a seat)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
-        await hub.resume_all()
+        # issue 45: listen first; unfinished matches resume in the background (reads and rebuilds in threads)
+        from .confusables import _classes
+
+        async def start() -> None:
+            await asyncio.to_thread(_classes)  # the name checks' confusable classes, read once
+            await hub.resume_all()
+
+        resume = app.state.resume = asyncio.get_running_loop().create_task(start())
         yield
+        if not resume.done():
+            resume.cancel()
+        try:
+            await resume
+        except (asyncio.CancelledError, Exception):
+            pass
         await hub.close()
         store.close()
 
@@ -386,6 +448,33 @@ def create_app(
     app.state.spectators = spectators
     games_list = app.state.games_list = GamesList()
     app.add_middleware(_BodyLimit, limit=MAX_BODY)
+
+    def _client(conn: Any) -> str:
+        return client_key(conn.client.host if conn.client is not None else None)
+
+    def _ration(limiter: RateLimiter, client: str, what: str, kind: str) -> None:
+        wait = limiter.take(client)
+        if wait:
+            hub.limit_log.hit(kind, "refusing %s from %s: over its rate", what, client)
+            raise StarletteHTTPException(
+                429, f"too many {what} from {client}; try again in {math.ceil(wait)} s",
+                headers={"Retry-After": str(math.ceil(wait))},
+            )
+
+    def _change(request: Request) -> None:
+        """A change over REST: same-origin pages only, at the WebSocket's message rate (issue 45)."""
+        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), origins):
+            hub.limit_log.hit("origin", "refusing a change from origin %s", request.headers.get("origin", "")[:100])
+            raise WebError(403, "this origin may not change matches here (see BOARDLAB_ALLOWED_ORIGINS)")
+        _ration(changes, _client(request), "moves and changes", "move-rate")
+
+    async def _open(match_id: str, client: str) -> Match:
+        """``hub.open``; a match not in memory is a rebuild: rationed per client and in all (issue 45)."""
+        if match_id in hub.matches or (isinstance(match_id, str) and hub._alive.get(match_id) is not None):
+            return await hub.open(match_id)
+        _ration(rebuilds, client, "match loads", "rebuild-rate")
+        async with rebuilding:
+            return await hub.open(match_id)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -- errors: always JSON, never a 500 for bad input ---------------------
@@ -439,7 +528,7 @@ def create_app(
             cls = game_class(game_id)
         except BoardlabError as exc:
             raise WebError(404, str(exc)) from None
-        body = rules.rules_html(cls)
+        body = await asyncio.to_thread(rules.rules_html, cls)  # rendered once per file version, never on the loop
         title = html.escape(cls.name)
         return HTMLResponse(
             f"<!doctype html><html lang=en><head><meta charset=utf-8>"
@@ -458,7 +547,7 @@ def create_app(
     @app.get("/api/games/{game_id}", tags=["games"], summary="One game's metadata")
     async def get_game(game_id: str) -> dict[str, Any]:
         try:
-            return _game_entry(game_id)
+            return await asyncio.to_thread(_game_entry, game_id)  # reads the rules document: off the loop
         except BoardlabError as exc:
             raise WebError(404, str(exc)) from None
 
@@ -468,12 +557,15 @@ def create_app(
             cls = game_class(game_id)
         except BoardlabError as exc:
             raise WebError(404, str(exc)) from None
-        return {"game": game_id, "markdown": rules.rules_text(cls), "html": rules.rules_html(cls)}
+        html_ = await asyncio.to_thread(rules.rules_html, cls)
+        return {"game": game_id, "markdown": await asyncio.to_thread(rules.rules_text, cls), "html": html_}
 
     # -- API: matches --------------------------------------------------------
     @app.post("/api/matches", tags=["matches"], status_code=201, summary="Create a match")
     async def create_match(body: CreateMatch, request: Request) -> dict[str, Any]:
         client = client_key(request.client.host if request.client is not None else None)
+        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), origins):
+            raise WebError(403, "this origin may not create matches here (see BOARDLAB_ALLOWED_ORIGINS)")
         wait = creations.take(client)
         if wait:
             raise StarletteHTTPException(
@@ -483,9 +575,11 @@ def create_app(
                 headers={"Retry-After": str(math.ceil(wait))},
             )
         seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
+        if body.clock is not None and sum(1 for s in (seats or []) if s.get("kind", "human") == "human") < 2:
+            raise WebError(400, "a clock is for matches between people: seat two or more humans")
         match, tokens, host = await hub.create(
             body.game, body.players, body.variant, body.options, seats, body.seed,
-            owner=client, bot_budget=limits.bot_matches_per_client,
+            owner=client, bot_budget=limits.bot_matches_per_client, clock=body.clock,
         )
         hub.kick(match)
         return {"match": match.info(), **_links(match, tokens, host)}
@@ -512,8 +606,8 @@ def create_app(
         return {"matches": out}
 
     @app.get("/api/matches/{match_id}", tags=["matches"], summary="A match's public information")
-    async def get_match(match_id: str) -> dict[str, Any]:
-        return (await hub.open(match_id)).info()
+    async def get_match(match_id: str, request: Request) -> dict[str, Any]:
+        return (await _open(match_id, _client(request))).info()
 
     @app.get("/api/matches/{match_id}/state", tags=["matches"], summary="A seat's snapshot (or the spectator's)")
     async def get_state(
@@ -521,10 +615,14 @@ def create_app(
         seat: int | None = Query(None, description="Seat to view; omit for the spectator view"),
         authorization: str | None = Header(None),
         x_boardlab_token: str | None = Header(None),
+        request: Request = None,  # type: ignore[assignment]
     ) -> dict[str, Any]:
-        match = await hub.open(match_id)
+        client = _client(request)
+        _ration(reads, client, "snapshot, history and replay reads", "read-rate")
+        match = await _open(match_id, client)
         match.check_token(seat, _token(authorization, x_boardlab_token))
-        return _snapshot_response(snapshot(match, seat))
+        # the whole log's snapshot (about 120 ms at 1,818 decisions) is built in a worker thread
+        return _snapshot_response(await asyncio.to_thread(snapshot, match, seat))
 
     @app.post("/api/matches/{match_id}/actions", tags=["matches"], summary="Act for a seat")
     async def post_action(
@@ -532,15 +630,71 @@ def create_app(
         body: ActRequest,
         authorization: str | None = Header(None),
         x_boardlab_token: str | None = Header(None),
+        request: Request = None,  # type: ignore[assignment]
     ) -> dict[str, Any]:
-        match = await hub.open(match_id)
+        _change(request)
+        match = await _open(match_id, _client(request))
         await hub.act(match, body.seat, _token(authorization, x_boardlab_token), body.state_id, body.action, body.index)
-        return _snapshot_response(snapshot(match, body.seat))
+        return _snapshot_response(await asyncio.to_thread(snapshot, match, body.seat))
+
+    @app.post("/api/matches/{match_id}/resign", tags=["matches"], summary="Resign: the game ends and the other seats win")
+    async def post_resign(
+        match_id: str, body: SeatRequest, authorization: str | None = Header(None), x_boardlab_token: str | None = Header(None),
+        request: Request = None,  # type: ignore[assignment]
+    ) -> dict[str, Any]:
+        _change(request)
+        match = await _open(match_id, _client(request))
+        await hub.resign(match, body.seat, _token(authorization, x_boardlab_token))
+        return _snapshot_response(await asyncio.to_thread(snapshot, match, body.seat))
+
+    @app.post("/api/matches/{match_id}/rematch", tags=["matches"], summary="A rematch: same seats, bots, options and links")
+    async def post_rematch(
+        match_id: str, body: SeatRequest, authorization: str | None = Header(None), x_boardlab_token: str | None = Header(None),
+        request: Request = None,  # type: ignore[assignment]
+    ) -> dict[str, Any]:
+        _change(request)
+        match = await _open(match_id, _client(request))
+        new = await hub.make_rematch(match, body.seat, _token(authorization, x_boardlab_token))
+        return {"match": new.info()}
+
+    @app.post("/api/matches/{match_id}/takeback", tags=["matches"], summary="Take back your last move (or ask the other people)")
+    async def post_takeback(
+        match_id: str, body: SeatRequest, authorization: str | None = Header(None), x_boardlab_token: str | None = Header(None),
+        request: Request = None,  # type: ignore[assignment]
+    ) -> dict[str, Any]:
+        _change(request)
+        match = await _open(match_id, _client(request))
+        out = await hub.take_back(match, body.seat, _token(authorization, x_boardlab_token))
+        return {**out, "snapshot": await asyncio.to_thread(snapshot, match, body.seat)}
+
+    @app.post("/api/matches/{match_id}/takeback/answer", tags=["matches"], summary="Accept or refuse another seat's take-back")
+    async def post_takeback_answer(
+        match_id: str, body: AnswerRequest, authorization: str | None = Header(None), x_boardlab_token: str | None = Header(None),
+        request: Request = None,  # type: ignore[assignment]
+    ) -> dict[str, Any]:
+        _change(request)
+        match = await _open(match_id, _client(request))
+        return await hub.answer_take_back(match, body.seat, _token(authorization, x_boardlab_token), body.accept)
+
+    @app.get("/api/matches/{match_id}/history", tags=["matches"], summary="A seat's view after N moves of a match in play")
+    async def get_history(
+        match_id: str,
+        step: int = Query(..., ge=0, description="Number of actions applied"),
+        seat: int | None = Query(None, description="Point of view; omit for the spectator"),
+        authorization: str | None = Header(None),
+        x_boardlab_token: str | None = Header(None),
+        request: Request = None,  # type: ignore[assignment]
+    ) -> dict[str, Any]:
+        client = _client(request)
+        _ration(reads, client, "snapshot, history and replay reads", "read-rate")
+        match = await _open(match_id, client)
+        match.check_token(seat, _token(authorization, x_boardlab_token))
+        return await hub.history(match, seat, step)
 
     @app.get("/api/matches/{match_id}/record", tags=["replays"], summary="Seed and action log of a finished match")
-    async def get_record(match_id: str) -> dict[str, Any]:
-        match = await hub.open(match_id)
-        if not match.state.is_over():
+    async def get_record(match_id: str, request: Request) -> dict[str, Any]:
+        match = await _open(match_id, _client(request))
+        if not match.over:
             raise WebError(409, "the record (seed and actions) is shown once the game is over")
         rec = match.record
         return {
@@ -554,13 +708,21 @@ def create_app(
         match_id: str,
         step: int = Query(0, ge=0, description="Number of actions applied"),
         seat: int | None = Query(None, description="Point of view; omit for the spectator"),
+        request: Request = None,  # type: ignore[assignment]
     ) -> dict[str, Any]:
-        match = await hub.open(match_id)
-        if not match.state.is_over():
+        client = _client(request)
+        _ration(reads, client, "snapshot, history and replay reads", "read-rate")
+        match = await _open(match_id, client)
+        if not match.over:
             raise WebError(409, "replays open once the game is over")
         if seat is not None and not 0 <= seat < match.state.game.players:
             raise WebError(400, f"seat must be 0..{match.state.game.players - 1} or omitted")
-        st, prev, steps = await hub.replay_state(match, step)
+        if match.id in hub._replays:
+            st, prev, steps = await hub.replay_state(match, step)
+        else:  # its checkpoints are a rebuild of the whole match: rationed like a load (issue 45)
+            _ration(rebuilds, client, "match loads", "rebuild-rate")
+            async with rebuilding:
+                st, prev, steps = await hub.replay_state(match, step)
         snap = await asyncio.to_thread(snapshot, match, seat, st)
         snap["type"] = "replay"
         snap["match"] = match.info()
@@ -589,6 +751,11 @@ def create_app(
         lone surrogate gets a JSON error and a close (:data:`CLOSE_MALFORMED`).  A refused socket
         gets a JSON error and :data:`CLOSE_LIMIT`."""
         client = client_key(websocket.client.host if websocket.client is not None else None)
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), origins):
+            # issue 45: another site's page (Origin: http://evil.example) could open a seat's socket
+            hub.limit_log.hit("origin", "refusing a WebSocket from %s with origin %s", client, websocket.headers.get("origin", "")[:100])
+            await websocket.close(code=1008)  # before the upgrade: an HTTP 403
+            return
         await websocket.accept()
         if sockets[client] >= limits.ws_per_client:
             hub.limit_log.hit("websockets", "refusing a WebSocket from %s: it has %d open (the cap)", client, sockets[client])
@@ -600,22 +767,36 @@ def create_app(
         key = id(websocket)
         spectating = False
         try:
-            try:
-                match = await hub.open(match_id)
-            except WebError as exc:
-                await websocket.send_json({"type": "error", "status": exc.status, "detail": exc.detail})
-                await websocket.close(code=4404)
-                return
+            # issue 45: nothing is loaded before the hello, and a socket that says none in time is closed;
+            # an unknown match is told at once (its row is looked up, in a thread, not loaded)
+            if match_id not in hub.matches:
+                try:
+                    hub._live(match_id)
+                    known = await asyncio.to_thread(store.exists, match_id)
+                except WebError:
+                    known = False
+                if not known:
+                    await websocket.send_json({"type": "error", "status": 404, "detail": f"no match {match_id!r}"})
+                    await websocket.close(code=4404)
+                    return
             box = Outbox(websocket, send_queue)
             seat: int | None = None
             token: str | None = None
             hello = False
             rate = Bucket(limits.ws_rate, limits.ws_burst)
             closed = asyncio.ensure_future(box.closed.wait())
+            loop = asyncio.get_running_loop()
+            hello_by = loop.time() + limits.hello_timeout
             try:
                 while True:
                     recv = asyncio.ensure_future(websocket.receive())
-                    await asyncio.wait((recv, closed), return_when=asyncio.FIRST_COMPLETED)
+                    await asyncio.wait((recv, closed), return_when=asyncio.FIRST_COMPLETED,
+                                       timeout=None if hello else max(0.0, hello_by - loop.time()))
+                    if not recv.done() and not closed.done():  # no hello in time
+                        recv.cancel()
+                        hub.limit_log.hit("hello-timeout", "closing a WebSocket from %s: no hello in %gs", client, limits.hello_timeout)
+                        _close_with(box, 408, f"say hello within {limits.hello_timeout:g} s", CLOSE_NO_HELLO)
+                        break
                     if not recv.done():  # dropped as too slow, or the sender found the socket gone
                         recv.cancel()
                         break
@@ -641,6 +822,18 @@ def create_app(
                             s, t = msg.get("seat"), msg.get("token")
                             if t is not None and not isinstance(t, str):
                                 raise WebError(400, "token must be a string")
+                            if match is None:
+                                try:
+                                    opened = await _open(match_id, client)
+                                except WebError as exc:
+                                    code = 4404 if exc.status == 404 else CLOSE_LIMIT
+                                    _close_with(box, exc.status, exc.detail, code)
+                                    break
+                                except StarletteHTTPException as exc:  # over the rebuild rate
+                                    _close_with(box, exc.status_code, str(exc.detail), CLOSE_LIMIT)
+                                    break
+                                opened.check_token(s, t)  # a refused hello holds nothing
+                                match = opened
                             match.check_token(s, t)
                             if s is None and not spectating:
                                 if spectators[client] >= limits.spectators_per_client:
@@ -654,14 +847,16 @@ def create_app(
                             if match.unloaded:
                                 hub._adopt(match)
                             seat, token, hello = s, t, True
+                            box.heard = time.monotonic()
                             hub.listen(match, key, box, seat)
                         elif kind == "act":
-                            if not hello or seat is None:
+                            if not hello or seat is None or match is None:
                                 raise WebError(401, "say hello with a seat and its token before acting")
                             try:
                                 req = WsAct.model_validate(msg)
                             except ValidationError as exc:
                                 raise _field_error(exc) from None
+                            box.heard = time.monotonic()
                             await hub.act(match, seat, token, req.state_id, req.action, req.index)
                         elif kind == "ping":
                             box.push({"type": "pong"})

@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
+    delete,
     event,
     select,
     update,
@@ -80,6 +81,8 @@ class StoredMatch:
     created_at: float
     updated_at: float
     actions: list[list[Any]] = field(default_factory=list)
+    #: When each action was stored (wall-clock seconds): the clocks are rebuilt from them.
+    times: list[float] = field(default_factory=list)
 
 
 def database_url(data_dir: str | Path | None, url: str | None = None) -> str:
@@ -157,6 +160,20 @@ class Store:
                 values["results"] = json.dumps(results)
             s.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
 
+    def truncate(self, match_id: str, keep: int) -> None:
+        """Take back every action from index ``keep`` on (a take-back, issue 44), atomically."""
+        now = time.time()
+        with self._session.begin() as s:
+            s.execute(delete(ActionRow).where(ActionRow.match_id == match_id, ActionRow.idx >= keep))
+            s.execute(update(MatchRow).where(MatchRow.id == match_id).values(decisions=keep, updated_at=now))
+
+    def finish(self, match_id: str, results: dict[str, Any]) -> None:
+        """End a match without an action (a resignation, a loss on time: issue 44) with ``results``."""
+        now = time.time()
+        with self._session.begin() as s:
+            s.execute(update(MatchRow).where(MatchRow.id == match_id).values(
+                status="over", results=json.dumps(results), updated_at=now))
+
     # -- reads -------------------------------------------------------------
     def load(self, match_id: str) -> StoredMatch | None:
         with self._session() as s:
@@ -164,18 +181,41 @@ class Store:
             if row is None:
                 return None
             acts = s.execute(
-                select(ActionRow.action).where(ActionRow.match_id == match_id).order_by(ActionRow.idx)
-            ).scalars()
+                select(ActionRow.action, ActionRow.at).where(ActionRow.match_id == match_id).order_by(ActionRow.idx)
+            ).all()
             m = _stored(row)
-            m.actions = [json.loads(a) for a in acts]
+            m.actions = [json.loads(a) for a, _at in acts]
+            m.times = [at for _a, at in acts]
             return m
 
-    def ids(self, status: str | None = None) -> list[str]:
+    def exists(self, match_id: str) -> bool:
+        """Whether a match is stored (its row only: nothing is read or rebuilt)."""
         with self._session() as s:
-            q = select(MatchRow.id)
+            return s.execute(select(MatchRow.id).where(MatchRow.id == match_id)).first() is not None
+
+    def ids(self, status: str | None = None, with_bots: bool = False) -> list[str]:
+        """Match ids, oldest first; ``with_bots``: only matches with a bot seat (those a restart resumes)."""
+        with self._session() as s:
+            q = select(MatchRow.id, MatchRow.seats)
             if status is not None:
                 q = q.where(MatchRow.status == status)
-            return list(s.execute(q.order_by(MatchRow.created_at)).scalars())
+            rows = s.execute(q.order_by(MatchRow.created_at)).all()
+            if with_bots:
+                return [mid for mid, seats in rows if any(x.get("kind") == "bot" for x in json.loads(seats))]
+            return [mid for mid, _seats in rows]
+
+    def expire(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int:
+        """Delete unfinished matches last updated before ``before`` (wall-clock seconds), except ``keep``;
+        returns how many (issue 45: abandoned matches were kept, and replayed at start-up, for ever)."""
+        with self._session.begin() as s:
+            old = [mid for mid in s.execute(
+                select(MatchRow.id).where(MatchRow.status == "playing", MatchRow.updated_at < before)
+            ).scalars() if mid not in keep]
+            for i in range(0, len(old), 500):
+                part = old[i: i + 500]
+                s.execute(delete(ActionRow).where(ActionRow.match_id.in_(part)))
+                s.execute(delete(MatchRow).where(MatchRow.id.in_(part)))
+            return len(old)
 
     def recent(self, limit: int = 30) -> list[StoredMatch]:
         with self._session() as s:

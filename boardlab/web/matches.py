@@ -48,6 +48,10 @@ CLOSE_UNLOADED_REASON = "nobody is playing this match; it was unloaded to make r
 #: WebSocket close code for a spectator of a finished match that was unloaded (the page keeps its final position).
 CLOSE_FINISHED = 4010
 CLOSE_FINISHED_REASON = "this match is over and nobody plays it; it was unloaded to save memory: reload the page to see it again"
+#: WebSocket close code for a seat's page whose match was unloaded after its seats were silent (issue 45):
+#: the page reconnects and the match resumes from the database.
+CLOSE_RESTING = 4011
+CLOSE_RESTING_REASON = "nobody has moved for a while; the match was put to rest: reconnect to go on"
 #: Finished matches no seat has open (spectators do not count) kept in memory, most recently used
 #: first; older ones are unloaded at once rather than after ``idle_seconds`` (issue 30: the soak's
 #: RSS grew with every match played, each finished Dungeon's Jewel match holding about 1.6 MB for
@@ -83,12 +87,17 @@ class Seat:
     name: str
     agent: str | None = None
     token_hash: str | None = None
+    #: The seat's time budget in seconds (a clock, issue 44), or None: no clock.
+    clock: float | None = None
 
     def public(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "name": self.name, "agent": self.agent}
 
     def stored(self) -> dict[str, Any]:
-        return {**self.public(), "token_hash": self.token_hash}
+        out = {**self.public(), "token_hash": self.token_hash}
+        if self.clock is not None:
+            out["clock"] = self.clock
+        return out
 
 
 @dataclass(eq=False)
@@ -108,6 +117,41 @@ class Match:
     #: The client (:func:`~boardlab.web.limits.client_key`) that created it: its bots share that
     #: client's turn in the bot pool, and its all-bot matches count against that client's budget.
     owner: str = "unknown"
+    #: Results of a match ended without an action (a resignation, a loss on time), else None.
+    ended: dict[str, Any] | None = None
+    #: Take-backs so far: pages take a snapshot of another epoch even when its state id is lower.
+    epoch: int = 0
+    #: The id of the rematch, once someone asked for it.
+    rematch: str | None = None
+    #: A take-back asked of the other people: {"seat", "keep", "decisions"}, or None.
+    undo_request: dict[str, Any] | None = None
+    #: Seconds each seat has used of its clock (matches with clocks), and when the current turn began.
+    clock_used: list[float] = field(default_factory=list)
+    clock_since: float = field(default_factory=time.time)
+    clock_task: asyncio.Task | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.ended is not None or self.state.is_over()
+
+    @property
+    def clocked(self) -> bool:
+        return any(s.clock is not None for s in self.seats)
+
+    def clock_left(self, now: float | None = None) -> list[float | None]:
+        """Seconds left on each seat's clock (None: no clock), counting the acting seat's running turn."""
+        now = time.time() if now is None else now
+        acting = None if self.over else self.state.current_seat()
+        out: list[float | None] = []
+        for s in self.seats:
+            if s.clock is None:
+                out.append(None)
+                continue
+            used = self.clock_used[s.seat] if s.seat < len(self.clock_used) else 0.0
+            if s.seat == acting:
+                used += max(0.0, now - self.clock_since)
+            out.append(max(0.0, s.clock - used))
+        return out
 
     @property
     def all_bots(self) -> bool:
@@ -120,7 +164,15 @@ class Match:
     def info(self) -> dict[str, Any]:
         st = self.state
         game = st.game
-        over = st.is_over()
+        over = self.over
+        results = self.ended if self.ended is not None else (st.results().to_json() if over else None)
+        extra: dict[str, Any] = {"epoch": self.epoch, "rematch": self.rematch}
+        if self.undo_request is not None:
+            extra["undo_request"] = {"seat": self.undo_request["seat"], "decisions": self.undo_request["decisions"]}
+        if self.clocked:
+            left = self.clock_left()
+            extra["clocks"] = {"left": [None if x is None else round(x, 1) for x in left],
+                               "running": None if over else st.current_seat()}
         return {
             "id": self.id,
             "game": game.id,
@@ -130,11 +182,12 @@ class Match:
             "options": dict(game.overrides),
             "seats": [s.public() for s in self.seats],
             "status": "over" if over else "playing",
-            "acting": st.current_seat(),
+            "acting": None if over else st.current_seat(),
             "decisions": st.decisions,
-            "results": st.results().to_json() if over else None,
+            "results": results,
             "created_at": self.record.created_at,
             "updated_at": self.record.updated_at,
+            **extra,
         }
 
     def check_token(self, seat: int | None, token: str | None) -> None:
@@ -163,6 +216,10 @@ def snapshot(match: Match | None, seat: int | None, state: State | None = None, 
     st = state if state is not None else match.state
     view = st.view(seat)
     acting = st.current_seat()
+    ended = match.ended if match is not None and state is None else None
+    if ended is not None:  # resigned or lost on time: nobody acts any more
+        acting = None
+        view = {**view, "acting": None, "over": True, "results": ended}
     mine = seat is not None and seat == acting
     actions = st.legal_actions() if mine else ()
     # the names typed in the lobby, in the scene, the action labels and the log alike
@@ -177,12 +234,19 @@ def snapshot(match: Match | None, seat: int | None, state: State | None = None, 
         "over": view["over"],
         "results": view["results"],
         "view": view,
-        "scene": rename_seats(st.game.scene(view, actions), defaults, names),
+        "scene": rename_seats(_scene(st, view, actions, ended), defaults, names),
         "actions": rename_seats(st.labeled_actions(), defaults, names) if mine else [],
     }
     if events:
         out["events"] = rename_seats(st.events(seat), defaults, names)
     return out
+
+
+def _scene(st: State, view: dict[str, Any], actions: Any, ended: dict[str, Any] | None) -> dict[str, Any]:
+    scene = st.game.scene(view, actions)
+    if ended is not None:
+        scene = {**scene, "prompt": "", "hint": "", "targets": [], "status": "Game over: " + (ended.get("reason") or "")}
+    return scene
 
 
 def seat_events(match: Match, seat: int | None, since: object = None) -> list[dict[str, Any]] | None:
@@ -246,6 +310,12 @@ class Hub:
         self.closing = False
         self.push = Pusher(FEED)  # last snapshot pushed per match and seat: pages get incremental updates
         self.limit_log = LimitLog()
+        #: A seat's page that has said nothing (no hello, no move) this long no longer keeps its match busy
+        #: (issue 45: seven addresses held every slot with 201 silent seat sockets).
+        self.seat_silence = 120.0
+        #: Unfinished matches untouched (no move) this long are deleted by the sweeper; finished ones stay.
+        self.expire_seconds = 168 * 3600.0
+        self.expired = 0
 
     # -- loading -----------------------------------------------------------
     def _live(self, match_id: str) -> Match | None:
@@ -280,6 +350,10 @@ class Hub:
             state = _rebuild(rec)
         seats = [Seat(**s) for s in rec.seats]
         m = Match(rec, state, seats)
+        if rec.status == "over" and not state.is_over():
+            m.ended = rec.results or {"scores": [], "winners": [], "truncated": False, "reason": "the game was ended"}
+        if m.clocked:
+            m.clock_used, m.clock_since = clock_from_times(rec, state)
         self.matches[rec.id] = m
         self._alive[rec.id] = m
         if rec.status == "over":
@@ -329,16 +403,19 @@ class Hub:
         self.kick(m)
 
     # -- unloading ---------------------------------------------------------
-    @staticmethod
-    def idle(m: Match) -> bool:
-        """True if no seat is playing ``m``: no seat's page open, no bot thinking, no action in progress.
+    def idle(self, m: Match, now: float | None = None) -> bool:
+        """True if no seat is playing ``m``: no seat's page heard from lately, no bot thinking, no action in progress.
 
         Spectators do not count (issue 30, finding 1): a match only watched can be
         unloaded to make room, and its spectators are then closed
         (:data:`CLOSE_UNLOADED`), so idle watchers can never hold the server's slots.
+        Nor does a seat's page that has said nothing for :attr:`seat_silence` seconds
+        (issue 45): unloading closes it with :data:`CLOSE_RESTING`, and it reconnects.
         """
+        now = time.monotonic() if now is None else now
         return (
-            not any(seat is not None for _box, seat in m.listeners.values())
+            not any(seat is not None and now - getattr(box, "heard", now) < self.seat_silence
+                    for box, seat in m.listeners.values())
             and (m.bot_task is None or m.bot_task.done())
             and not m.lock.locked()
         )
@@ -352,8 +429,11 @@ class Hub:
             del self.matches[m.id]
         self._replays.pop(m.id, None)
         m.unloaded = True
-        for key, (box, _seat) in list(m.listeners.items()):
-            box.drop(code, reason, quiet=True)
+        for key, (box, seat) in list(m.listeners.items()):
+            if seat is not None and code == CLOSE_UNLOADED:  # a silent seat's page: it may come back
+                box.drop(CLOSE_RESTING, CLOSE_RESTING_REASON, quiet=True)
+            else:
+                box.drop(code, reason, quiet=True)
             m.listeners.pop(key, None)
         self.push.forget(m)
 
@@ -383,6 +463,7 @@ class Hub:
             self.unload(m)
             if len(self.matches) < self.max_matches:
                 return
+        self.limit_log.hit("matches", "refusing a match: all %d slots have a seat playing", self.max_matches)
         raise WebError(503, f"the server is busy: it holds its maximum of {self.max_matches} active matches; try again later")
 
     def sweep(self, now: float | None = None) -> int:
@@ -394,9 +475,25 @@ class Hub:
         return len(old)
 
     async def _sweep_forever(self) -> None:
+        last_expiry = time.monotonic()
         while not self.closing:
             await asyncio.sleep(max(0.05, min(30.0, self.idle_seconds / 4)))
             self.sweep()
+            if time.monotonic() - last_expiry >= min(3600.0, self.expire_seconds / 4):
+                last_expiry = time.monotonic()
+                await self.expire()
+
+    async def expire(self, now: float | None = None) -> int:
+        """Delete unfinished matches untouched for :attr:`expire_seconds` (issue 45), except those in memory.
+
+        Finished matches stay for their replays.  Runs in a worker thread; returns how many went.
+        """
+        cutoff = (time.time() if now is None else now) - self.expire_seconds
+        n = await asyncio.to_thread(self.store.expire, cutoff, set(self.matches))
+        if n:
+            self.expired += n
+            log.warning("deleted %d unfinished matches nobody touched for %g hours", n, self.expire_seconds / 3600)
+        return n
 
     async def resume_all(self) -> int:
         """Restart the bots of unfinished matches (after a restart); start unloading idle matches.
@@ -406,21 +503,27 @@ class Hub:
         """
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        # issue 45: the server listens while this runs (the app starts it in the background), and every
+        # read and rebuild is in a worker thread; matches with no bot seat are left until opened
+        await self.expire()
         n = 0
-        for mid in self.store.ids(status="playing"):
+        for mid in await asyncio.to_thread(self.store.ids, "playing", True):
+            if self.closing:
+                break
             if mid in self.matches:
                 m = self.matches[mid]
             else:
                 if len(self.matches) >= self.max_matches:
                     log.warning("%d live matches: the others resume when opened", len(self.matches))
                     break
-                rec = self.store.load(mid)
-                if rec is None:  # pragma: no cover - deleted meanwhile
+                try:
+                    m = await self.open(mid)
+                except WebError:  # pragma: no cover - deleted meanwhile
                     continue
-                m = self._load(rec)
             self.kick(m)
             if m.bot_task is None:
-                self.unload(m)  # a person is to move: no need to hold it
+                if self.idle(m):
+                    self.unload(m)  # a person is to move: no need to hold it
             else:
                 n += 1
         return n
@@ -428,7 +531,7 @@ class Hub:
     # -- creation ----------------------------------------------------------
     def bot_matches(self, owner: str) -> int:
         """All-bot matches of client ``owner`` still playing in memory."""
-        return sum(1 for m in self.matches.values() if m.owner == owner and m.all_bots and not m.state.is_over())
+        return sum(1 for m in self.matches.values() if m.owner == owner and m.all_bots and not m.over)
 
     async def create(
         self,
@@ -440,6 +543,7 @@ class Hub:
         seed: int | None,
         owner: str = "unknown",
         bot_budget: int | None = None,
+        clock: float | None = None,
     ) -> tuple[Match, list[str | None], str]:
         """Create and store a match; returns it, each seat's token (None for bots) and the host token.
 
@@ -468,7 +572,7 @@ class Hub:
             if kind == "human":
                 tok = new_token()
                 tokens.append(tok)
-                out.append(Seat(i, "human", name, None, hash_token(tok)))
+                out.append(Seat(i, "human", name, None, hash_token(tok), clock))
             elif kind == "bot":
                 agent = spec.get("agent") or default_agent
                 try:
@@ -508,6 +612,7 @@ class Hub:
         except WebError:
             log.warning("holding %d matches, one over --max-matches: every other one is busy", len(self.matches))
         m = Match(rec, state, out, owner=owner)
+        m.clock_used = [0.0] * n
         self.matches[rec.id] = m
         self._alive[rec.id] = m
         return m, tokens, host
@@ -523,6 +628,7 @@ class Hub:
         index: Any = None,
         *,
         bot: bool = False,
+        epoch: int | None = None,
     ) -> None:
         """Check and apply one action for ``seat``; commit it; notify listeners.
 
@@ -541,8 +647,14 @@ class Hub:
             raise WebError(400, "state_id must be the integer state id of the view you act on")
         async with match.lock:
             st = match.state
-            if st.is_over():
+            if match.over:
                 raise WebError(409, "the game is over")
+            if not bot and self._flagged(match):
+                await self._time_out(match)
+                await self.repush(match)
+                raise WebError(409, "the game is over: your clock ran out")
+            if epoch is not None and epoch != match.epoch:
+                raise WebError(409, "a move was taken back meanwhile")
             if state_id != st.decisions:
                 raise WebError(409, f"stale state id {state_id}: the game has moved on to {st.decisions}; reload")
             acting = st.current_seat()
@@ -574,8 +686,16 @@ class Hub:
                 await asyncio.to_thread(
                     self.store.append_action, match.id, st.decisions, seat, list(chosen), results
                 )
+            if match.clocked:
+                now = time.time()
+                while len(match.clock_used) <= seat:
+                    match.clock_used.append(0.0)
+                match.clock_used[seat] += max(0.0, now - match.clock_since)
+                match.clock_since = now
+            match.undo_request = None
             match.state = new
             match.record.actions.append(list(chosen))
+            match.record.times.append(time.time())
             match.record.updated_at = time.time()
             if over:
                 match.record.status = "over"
@@ -609,8 +729,9 @@ class Hub:
     # -- bots --------------------------------------------------------------
     def kick(self, match: Match) -> None:
         """Start the bot task of ``match`` if a bot is to act and none is running."""
-        if self.closing:
+        if self.closing or match.ended is not None:
             return
+        self._arm_clock(match)
         seat = match.state.current_seat()
         if seat is None or match.seats[seat].kind != "bot":
             return
@@ -656,14 +777,192 @@ class Hub:
             # A fresh agent per decision, seeded from the match seed and the
             # decision number, so a resumed match plays on exactly as it would have.
             seed = derive_seed(match.record.seed, 1_000_003 * (seat + 1) + st.decisions)
+            epoch = match.epoch
             action = await self.pool.think(st, seat, spec, seed, owner=match.owner)
+            if match.epoch != epoch or match.ended is not None:  # taken back (or ended) meanwhile: think again
+                continue
             if action is None or action not in st.legal_actions():
                 # timed out, failed or illegal: a deterministic random move keeps the match going
                 action = fallback_action(st, seat, match.record.seed)
             try:
-                await self.act(match, seat, None, st.decisions, list(action), bot=True)
+                await self.act(match, seat, None, st.decisions, list(action), bot=True, epoch=epoch)
             except WebError:
                 return
+
+    # -- clocks (issue 44) ---------------------------------------------------
+    def _flagged(self, match: Match) -> bool:
+        """True when the acting seat has a clock and it has run out."""
+        if not match.clocked or match.over:
+            return False
+        seat = match.state.current_seat()
+        left = match.clock_left()
+        return seat is not None and left[seat] is not None and left[seat] <= 0
+
+    async def _time_out(self, match: Match) -> None:
+        """End the match: the acting seat lost on time (called with the match's lock held)."""
+        seat = match.state.current_seat()
+        if seat is None or match.over:
+            return
+        name = match.seats[seat].name
+        await self._finish(match, [s.seat for s in match.seats if s.seat != seat], f"{name} ran out of time")
+
+    async def _finish(self, match: Match, winners: list[int], reason: str) -> None:
+        n = len(match.seats)
+        results = {"scores": [1.0 if i in winners else 0.0 for i in range(n)], "winners": winners,
+                   "truncated": False, "reason": reason}
+        await asyncio.to_thread(self.store.finish, match.id, results)
+        match.ended = results
+        match.undo_request = None
+        match.record.status = "over"
+        match.record.results = results
+        match.record.updated_at = time.time()
+
+    def _arm_clock(self, match: Match) -> None:
+        """Wake up when the acting seat's clock runs out (one timer per match)."""
+        if not match.clocked or match.over:
+            return
+        if match.clock_task is not None and not match.clock_task.done():
+            match.clock_task.cancel()
+        seat = match.state.current_seat()
+        if seat is None or match.seats[seat].clock is None:
+            return
+        left = match.clock_left()[seat] or 0.0
+        decisions, epoch = match.state.decisions, match.epoch
+
+        async def ring() -> None:
+            await asyncio.sleep(left + 0.05)
+            async with match.lock:
+                if match.state.decisions != decisions or match.epoch != epoch or not self._flagged(match):
+                    return
+                await self._time_out(match)
+            await self.repush(match)
+
+        match.clock_task = asyncio.get_running_loop().create_task(ring())
+
+    # -- resign, rematch, take back (issue 44) ----------------------------------
+    def _person(self, match: Match, seat: Any, token: str | None) -> None:
+        if seat is None:
+            raise WebError(400, "say which seat ('seat')")
+        match.check_token(seat, token)
+        if match.seats[seat].kind != "human":
+            raise WebError(403, f"seat {seat} is played by a bot")
+
+    async def resign(self, match: Match, seat: Any, token: str | None) -> None:
+        """``seat`` gives up: the match ends and every other seat wins."""
+        self._person(match, seat, token)
+        async with match.lock:
+            if match.over:
+                raise WebError(409, "the game is over")
+            others = [s.seat for s in match.seats if s.seat != seat]
+            await self._finish(match, others, f"{match.seats[seat].name} resigned")
+        await self.repush(match)
+        self.trim_finished(keep=match)
+
+    async def make_rematch(self, match: Match, seat: Any, token: str | None) -> Match:
+        """A new match with the same game, options, seats, names, bots, clocks and secrets (each
+        person's link works for the rematch: only the match id changes); one per match."""
+        if seat is not None:
+            match.check_token(seat, token)
+        elif not token or not hmac.compare_digest(hash_token(token), match.record.host_hash):
+            raise WebError(401, "a seat's secret (or the host's) is needed to ask for a rematch")
+        if not match.over:
+            raise WebError(409, "the game is not over yet")
+        if match.rematch is not None:
+            return await self.open(match.rematch)
+        rec0 = match.record
+        game = make(rec0.game, players=rec0.players, variant=rec0.variant, options=rec0.options)
+        seed = secrets.randbits(48)
+        state = game.new_state(seed)
+        now = time.time()
+        seats = [Seat(s.seat, s.kind, s.name, s.agent, s.token_hash, s.clock) for s in match.seats]
+        rec = StoredMatch(
+            id=secrets.token_urlsafe(9), game=rec0.game, players=rec0.players, variant=rec0.variant,
+            options=dict(rec0.options), seed=seed, seats=[s.stored() for s in seats],
+            host_hash=rec0.host_hash, status="playing", results=None, created_at=now, updated_at=now,
+        )
+        self.make_room()
+        await asyncio.to_thread(self.store.create, rec)
+        m = Match(rec, state, seats, owner=match.owner)
+        m.clock_used = [0.0] * len(seats)
+        self.matches[rec.id] = m
+        self._alive[rec.id] = m
+        match.rematch = rec.id
+        await self.repush(match)
+        self.kick(m)
+        return m
+
+    async def take_back(self, match: Match, seat: Any, token: str | None) -> dict[str, Any]:
+        """Take back ``seat``'s last move (and the bots' moves since), if no hidden information was
+        revealed since; between people, ask the others (:meth:`answer_take_back`)."""
+        self._person(match, seat, token)
+        if match.over:
+            raise WebError(409, "can't take back: the game is over")
+        rec, decisions = match.record, match.state.decisions
+        plan = await asyncio.to_thread(plan_take_back, rec, seat, list(rec.actions[:decisions]))
+        if plan["why_not"]:
+            raise WebError(409, "can't take back your last move: " + plan["why_not"])
+        others = [s.seat for s in match.seats if s.kind == "human" and s.seat != seat]
+        if others and not (match.record.host_hash and token and hmac.compare_digest(hash_token(token), match.record.host_hash)):
+            async with match.lock:
+                if match.state.decisions != decisions:
+                    raise WebError(409, "the game moved on meanwhile; try again")
+                match.undo_request = {"seat": seat, "keep": plan["keep"], "decisions": decisions}
+            await self.repush(match)
+            return {"pending": True}
+        await self._rewind(match, decisions, plan)
+        return {"pending": False, "keep": plan["keep"]}
+
+    async def answer_take_back(self, match: Match, seat: Any, token: str | None, accept: bool) -> dict[str, Any]:
+        self._person(match, seat, token)
+        req = match.undo_request
+        if req is None:
+            raise WebError(409, "nobody asked to take back a move")
+        if req["seat"] == seat:
+            raise WebError(409, "the other side answers your request")
+        if not accept:
+            match.undo_request = None
+            await self.repush(match)
+            return {"accepted": False}
+        plan = await asyncio.to_thread(plan_take_back, match.record, req["seat"], list(match.record.actions[: req["decisions"]]))
+        if plan["why_not"]:
+            match.undo_request = None
+            await self.repush(match)
+            raise WebError(409, "can't take back the move any more: " + plan["why_not"])
+        await self._rewind(match, req["decisions"], plan)
+        return {"accepted": True}
+
+    async def _rewind(self, match: Match, decisions: int, plan: dict[str, Any]) -> None:
+        keep = plan["keep"]
+        async with match.lock:
+            if match.over or match.state.decisions != decisions:
+                raise WebError(409, "the game moved on meanwhile; try again")
+            await asyncio.to_thread(self.store.truncate, match.id, keep)
+            match.state = plan["state"]
+            del match.record.actions[keep:]
+            del match.record.times[keep:]
+            match.record.updated_at = time.time()
+            match.epoch += 1
+            match.undo_request = None
+            if match.clocked:
+                match.clock_since = time.time()
+        await self.repush(match)  # every page gets a full snapshot of the earlier state (its state id is lower)
+        self.kick(match)
+
+    async def repush(self, match: Match) -> None:
+        """Send every page a full snapshot: the match changed without a move (same state id, or a
+        lower one), which an update from one state id to the next cannot say."""
+        self.push.forget(match)
+        for box, _seat in match.listeners.values():
+            box.sent_id = None
+        await self.broadcast(match)
+
+    async def history(self, match: Match, seat: int | None, step: int) -> dict[str, Any]:
+        """``seat``'s view after ``step`` actions of a match being played (what it saw then)."""
+        n = match.state.decisions
+        if not 0 <= step <= n:
+            raise WebError(400, f"step must be 0..{n}")
+        actions = list(match.record.actions[:n])
+        return await asyncio.to_thread(_history_at, match, seat, step, actions, n)
 
     async def close(self) -> None:
         self.closing = True
@@ -702,6 +1001,108 @@ class Hub:
         if not 0 <= step <= steps:
             raise WebError(400, f"step must be 0..{steps}")
         return await asyncio.to_thread(_replay_at, match.record, checkpoints, step) + (steps,)
+
+
+def clock_from_times(rec: StoredMatch, state: State) -> tuple[list[float], float]:
+    """Each seat's used clock time and when the current turn began, from the stored action times."""
+    game = make(rec.game, players=rec.players, variant=rec.variant, options=rec.options)
+    st = game.new_state(rec.seed)
+    used = [0.0] * rec.players
+    since = rec.created_at
+    for a, at in zip(rec.actions, rec.times):
+        seat = st.current_seat()
+        if seat is not None:
+            used[seat] += max(0.0, at - since)
+        since = at
+        st.apply(a)
+    return used, since if rec.times else time.time()
+
+
+def _history_at(match: Match, seat: int | None, step: int, actions: list[Any], total: int) -> dict[str, Any]:
+    rec = match.record
+    game = make(rec.game, players=rec.players, variant=rec.variant, options=rec.options)
+    st = game.new_state(rec.seed)
+    prev = None
+    for i, a in enumerate(actions[:step]):
+        if i == step - 1:
+            prev = st.clone()
+        st.apply(a)
+    view = st.view(seat)
+    defaults, names = game.seat_names(), [s.name for s in match.seats]
+    out = {"type": "history", "seat": seat, "step": step, "steps": total, "state_id": st.decisions,
+           "acting": st.current_seat(), "view": view,
+           "scene": rename_seats({**game.scene(view, ()), "targets": []}, defaults, names)}
+    if prev is not None:
+        a = tuple(actions[step - 1])
+        out["last_action"] = rename_seats({"seat": prev.current_seat(), "label": prev.describe(a)}, defaults, names)
+    else:
+        out["last_action"] = None
+    return out
+
+
+#: Resampled worlds a take-back is checked against (see :func:`plan_take_back`).
+TAKE_BACK_WORLDS = 4
+
+
+def plan_take_back(rec: StoredMatch, seat: int, actions: list[Any]) -> dict[str, Any]:
+    """Can ``seat`` take back its last move?  ``{"keep", "state", "why_not"}``.
+
+    Replays the match from its seed.  ``keep`` is the index of the seat's last decision and
+    ``state`` the state before it.  The move can be taken back when nothing hidden was revealed
+    since: no chance was used (the generator's state did not change while the moves since were
+    applied), and the seat's view and log after them are the same in every world that agrees
+    with what the seat saw before its move (the state before it, determinized for the seat
+    :data:`TAKE_BACK_WORLDS` times, with the same moves replayed).  Otherwise ``why_not`` says
+    what happened ("a die was rolled or a card drawn: ...").
+    """
+    game = make(rec.game, players=rec.players, variant=rec.variant, options=rec.options)
+    st = game.new_state(rec.seed)
+    seats: list[int | None] = []
+    before: State | None = None
+    for a in actions:
+        seats.append(st.current_seat())
+        st.apply(a)
+    mine = [i for i, s in enumerate(seats) if s == seat]
+    if not mine:
+        return {"keep": None, "state": None, "why_not": "you have not moved yet"}
+    keep = mine[-1]
+    st = game.new_state(rec.seed)
+    for a in actions[:keep]:
+        st.apply(a)
+    before = st.clone()
+    chance: list[int] = []
+    for i in range(keep, len(actions)):
+        r0 = st.rng.state
+        st.apply(actions[i])
+        if st.rng.state != r0:
+            chance.append(i)
+    if chance:
+        texts = [e["text"] for e in st.events(seat) if e.get("decision") == chance[0] and e.get("text")]
+        what = ("; ".join(texts[:2]) if texts else "")
+        return {"keep": keep, "state": None,
+                "why_not": "a die was rolled or a card drawn since" + (f" ({what.rstrip('.')})" if what else "")}
+    real_view = _seen(st, seat)
+    real_log = [e["text"] for e in st.events(seat) if e.get("decision", -1) >= keep]
+    for w in range(TAKE_BACK_WORLDS):
+        try:
+            world = before.determinize(seat, derive_seed(rec.seed, 7919 * (keep + 1) + w))
+        except Exception:  # a game that cannot resample: be safe
+            return {"keep": keep, "state": None, "why_not": "this game cannot tell whether hidden information was revealed"}
+        mark = world.log_mark()
+        try:
+            for a in actions[keep:]:
+                world.apply(a)
+        except BoardlabError:
+            return {"keep": keep, "state": None, "why_not": "a move since then showed hidden information"}
+        new = world.events_since(mark, seat) or []
+        if _seen(world, seat) != real_view or [e["text"] for e in new] != real_log:
+            return {"keep": keep, "state": None, "why_not": "hidden information was revealed since"}
+    return {"keep": keep, "state": before, "why_not": None}
+
+
+def _seen(st: State, seat: int) -> Any:
+    v = st.view(seat)
+    return v["state"], v["acting"], v["over"], v["prompt"]
 
 
 def _checkpoints(rec: StoredMatch) -> tuple[int, list[State]]:
@@ -804,18 +1205,30 @@ def check_names(raw: list[Any], labels: list[str]) -> list[str]:
     ``Player N``/``Seat N`` of another seat, and two seats may not share a name: the
     page's prompts ("Player 2 (top right) to act") must never be ambiguous.
     """
+    from .confusables import fold, is_blank
+
+    for i, r in enumerate(raw):  # issue 45: U+3164, U+FFA0, U+2800... display as nothing
+        if clean_name(r) and is_blank(clean_name(r)):
+            raise WebError(400, f"seat {i}: the name shows as blank; type a name or leave it empty")
     names = [clean_name(r) or labels[i] for i, r in enumerate(raw)]
     for i, name in enumerate(names):
         if raw[i] is None or not clean_name(raw[i]):
             continue  # the seat's own label
-        w = _words(name)
+        # words compared by their confusable skeleton, case- and space-folded (issue 45:
+        # "PIayer 2", "Рlayer 2" with a Cyrillic Р, "Player ٢" and "Player2" read as "Player 2")
+        w = [k for k in (fold(x) for x in re.findall(r"[^\W_]+", name)) if k]
         others = [labels[j] for j in range(len(labels)) if j != i]
         others += [f"{word} {k}" for k in range(1, 17) if k != i + 1 for word in ("player", "seat")]
         for label in others:
-            lw = _words(label)
-            if w and (w == lw[: len(w)] and (len(w) >= 2 or w == lw) or lw == w[: len(lw)]):
+            lw = [k for k in (fold(x) for x in re.findall(r"[^\W_]+", label)) if k]
+            lj = "".join(lw)
+            if w and (
+                any("".join(w[:n]) == lj for n in range(1, len(w) + 1))  # it starts with the label
+                or any("".join(w) == "".join(lw[:n]) for n in range(2, len(lw) + 1))  # ... or the label's first words
+                or "".join(w) == lj
+            ):
                 raise WebError(400, f"seat {i}: the name {name!r} reads as another seat's label ({label!r}); choose another")
         for j in range(i):
-            if _words(names[j]) == w:
+            if fold(names[j]) == "".join(w):
                 raise WebError(400, f"seat {i}: the name {name!r} is already seat {j}'s")
     return names

@@ -129,14 +129,53 @@ def _no_paths(md: str) -> str:
     return re.sub(r"(?<![\w/`(\[])(?:boardlab|tests|docs|scripts)/(?:[\w.-]+/)*([\w.-]+\.\w+)", r"\1", md)
 
 
+#: Rendered rules by (game class, file, modification time): markdown was rendered on every request,
+#: 50-160 ms each on the event loop (issue 45).  A few entries per game at most.
+_HTML_CACHE: dict[Any, str] = {}
+
+
+def _stamp(cls: Any) -> Any:
+    p = rules_path(cls)
+    try:
+        return (cls, str(p), p.stat().st_mtime_ns if p is not None else None)
+    except OSError:
+        return (cls, str(p), None)
+
+
 def rules_html(cls: Any) -> str:
     """The rules document as an HTML fragment (raw HTML in the source is escaped): the rules for
-    players first, the developers' notes folded in a ``<details class="dev-notes">`` at the end."""
+    players first, the developers' notes folded in a ``<details class="dev-notes">`` at the end.
+
+    Rendered once per version of the file (:data:`_HTML_CACHE`); :func:`cached_html` says
+    whether a call would render."""
+    key = _stamp(cls)
+    out = _HTML_CACHE.get(key)
+    if out is None:
+        out = _render_html(cls)
+        if len(_HTML_CACHE) > 256:
+            _HTML_CACHE.clear()
+        _HTML_CACHE[key] = out
+    return out
+
+
+def cached_html(cls: Any) -> str | None:
+    """The rendered rules if they are cached for the file as it is now, else None."""
+    return _HTML_CACHE.get(_stamp(cls))
+
+
+def _render_html(cls: Any) -> str:
     text = rules_text(cls)
     if text is None:
         body = f"<h1>{html.escape(cls.name)}</h1><p>{html.escape(cls.description or '')}</p>"
         return body + "<p><em>This game has no rules document yet.</em></p>"
     players, devs = split_for_players(re.sub(r"<!--.*?-->", "", text, flags=re.S))  # generated-block markers
+    # the developers' preface (source file, game id, "seat 0 = white", code paths) opened the drawer
+    # (issue 44): it joins the developers' notes
+    paras = re.split(r"\n\s*\n", players)
+    preface = [p for p in paras if re.match(r"\s*(Source:|Game id)", p)]
+    if preface:
+        players = "\n\n".join(p for p in paras if p not in preface)
+        devs = "\n\n".join(preface) + "\n\n" + devs
     out = _md().render(players)
     if devs.strip():
         out += ("<details class=\"dev-notes\"><summary>Notes for developers: how the rules were read "

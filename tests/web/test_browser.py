@@ -141,7 +141,8 @@ def test_lobby_create_play_by_clicking_and_bot_answers(server, pages):
         page.wait_for_function(
             f"document.querySelectorAll('#log li').length && [...document.querySelectorAll('#log li')].filter(li => li.textContent.includes('Player 2')).length > {bot_lines} || document.body.dataset.turn === 'over'")
     assert turns >= 1
-    assert page.locator("#log li", has_text="Player 1 moves").count() >= 1
+    # the page's own seat reads "Player 1 (you)" in the log (issue 44)
+    assert page.locator("#log li", has_text="Player 1 (you) moves").count() >= 1
     shot(page, "game-gridtest-after-clicks")
     assert not pages.errors, pages.errors
 

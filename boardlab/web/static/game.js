@@ -84,11 +84,13 @@
 
   /* ---- snapshots ------------------------------------------------------- */
   function onSnapshot(s) {
-    if (snap && snap.seat === s.seat && s.state_id < snap.state_id) return;  // an older message
+    const epochOf = x => (x && x.match ? x.match.epoch || 0 : 0);
+    if (snap && snap.seat === s.seat && s.state_id < snap.state_id && epochOf(s) === epochOf(snap)) return;  // an older message
+    if (snap && epochOf(s) !== epochOf(snap)) { lastEvents = null; if (hist) closeHistory(false); }
     const events = s.events || [];  // announce what happened since the last view (bot moves)
     if (lastEvents !== null && lastEventsSeat === s.seat && events.length > lastEvents) {
       const fresh = events.slice(lastEvents).map(e => e.text).filter(Boolean);
-      if (fresh.length) announce(fresh.slice(-4).join(". "));
+      if (fresh.length) announce(fresh.slice(-4).map(t => t.trim().replace(/[.\s]+$/, "")).join(". ") + ".");
     }
     lastEvents = events.length; lastEventsSeat = s.seat;
     snap = s;
@@ -120,6 +122,13 @@
     onSnapshot(next);
   }
 
+  /* a dialog (the hand-over screen, the rules drawer) blocks the page behind it: nothing there takes focus */
+  function setInert(on, except) {
+    for (const el of [document.querySelector(".topbar"), document.querySelector(".game-layout")]) {
+      if (!el || el === except) continue;
+      if (on) el.setAttribute("inert", ""); else el.removeAttribute("inert");
+    }
+  }
   function showPass(next) {
     passing = true;
     document.body.dataset.turn = "pass";
@@ -131,7 +140,9 @@
     $("actions").replaceChildren(); $("log").replaceChildren(); $("status").textContent = ""; $("prompt").hidden = true;
     $("pass-name").textContent = seatName(next); $("pass-name2").textContent = seatName(next);
     $("pass").hidden = false;
-    $("pass-go").onclick = () => { $("pass").hidden = true; passing = false; seat = next; hello(); };
+    setInert(true);
+    $("pass-go").focus();
+    $("pass-go").onclick = () => { $("pass").hidden = true; setInert(false); passing = false; seat = next; focusNext = true; hello(); };
   }
 
   /* Where the focus is, in terms that survive a redraw: a square of the board (the square of an
@@ -152,19 +163,26 @@
   }
 
   function render() {
+    if (hist) { $("hist-range").max = String(snap.state_id); $("hist-label").textContent = `After move ${hist.step} of ${snap.state_id}`; return; }
     const s = snap, m = s.match;
     /* a redraw that is not a new decision for this seat (a bot's move, a reconnection, a new width)
        leaves the focus where the user put it */
     const wasTurn = document.body.dataset.turn, wasState = document.body.dataset.stateId;
     const keep = focusKey(document.activeElement);
     closeStack(false);
-    document.title = `${m.game_name} · boardlab`;
+    const mineNow = myTurn();
+    document.title = (mineNow ? "▶ Your turn · " : (s.over ? "Game over · " : "")) + `${m.game_name} · boardlab`;
     $("crumb").textContent = `${m.game_name} · ${m.variant} · ${m.players} players`;
     const who = $("who");
     if (seat === null && hotseat) { who.textContent = "Hot-seat · waiting for a human seat's turn"; who.className = "chip seat-chip"; }
     else if (seat === null) { who.textContent = "Spectator"; who.className = "chip muted"; }
-    else { who.textContent = (hotseat ? "Hot-seat · " : "You are ") + seatName(seat); who.className = "chip seat-chip"; }
+    else { who.textContent = (hotseat ? "Hot-seat · " : "You are ") + seatName(seat) + ` (seat ${seat + 1})`; who.className = "chip seat-chip"; }
     B.render(s.scene, parts);
+    if (mineNow) parts.status.prepend(h("strong", { class: "your-turn", text: "Your turn" }), " ");
+    if (seat !== null) for (const t of parts.panels.querySelectorAll(`.panel[data-seat="${seat}"] .panel-title`)) t.append(h("span", { class: "you-tag", text: " (you)" }));
+    if (mineNow && wasTurnGlobal !== "mine") notifyTurn();
+    wasTurnGlobal = mineNow ? "mine" : "other";
+    renderTools();
     explain("");
     document.body.dataset.stateId = s.state_id;
     document.body.dataset.turn = s.over ? "over" : (myTurn() ? "mine" : "wait");
@@ -202,6 +220,7 @@
   let lastFocusWasGame = false;
   document.addEventListener("focusin", ev => { lastFocusWasGame = !!(ev.target.closest && ev.target.closest(".game-layout")); });
 
+  B.refitAll = () => { if (snap && !passing && !hist) render(); };
   B.afterRefit = () => { if (snap && !passing) { paint(); B.initRoving(document.querySelector(".table")); } };
   function paint(hint) { B.paintClicks(document.querySelector(".table"), clicker, hint); B.paintClicks(parts.panels, clicker, hint); }
 
@@ -218,9 +237,18 @@
       return;
     }
     title.textContent = "Your move";
-    filter.hidden = s.actions.length < 12;
+    /* a new decision starts with an empty filter (text left from the last one hid every action:
+       issue 44); a filter holding text is never hidden */
+    const key = s.state_id + ":" + (snap.match ? snap.match.epoch : 0) + ":" + seat;
+    if (filter.dataset.decision !== key) { filter.dataset.decision = key; filter.value = ""; }
+    filter.hidden = s.actions.length < 12 && !filter.value && filter.dataset.opened !== key;
     const q = filter.value.trim().toLowerCase();
     const byAction = new Map((s.scene.targets || []).map(t => [t.action, t]));
+    const shown = s.actions.filter(a => !q || a.label.toLowerCase().includes(q));
+    if (q && !shown.length) {
+      box.appendChild(h("p", { class: "empty no-match", role: "status" }, `No action matches “${filter.value.trim()}”. `,
+        h("button", { class: "btn small", type: "button", id: "filter-clear", onclick: () => { filter.value = ""; renderActions(); filter.focus(); } }, "Clear the filter")));
+    }
     for (const a of s.actions) {
       if (q && !a.label.toLowerCase().includes(q)) continue;
       const t = byAction.get(a.index);
@@ -236,7 +264,16 @@
     }
   }
 
-  function renderLog() { B.logItems($("log"), snap.events); }
+  /* the log names this page's seat "<name> (you)", as "You draw" reads beside "Player 1 equips" */
+  function renderLog() {
+    let events = snap.events;
+    if (seat !== null && !hotseatMany()) {
+      const name = seatName(seat), re = new RegExp("(^|[^\\w])" + name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "(?![\\w]| \\(you\\))", "g");
+      events = events.map(e => e.text && !e.private ? Object.assign({}, e, { text: e.text.replace(re, `$1${name} (you)`) }) : e);
+    }
+    B.logItems($("log"), events);
+  }
+  function hotseatMany() { return hotseat && snap && snap.match && snap.match.seats.filter(x => x.kind === "human").length > 1; }
 
   function renderOver() {
     const box = $("gameover");
@@ -247,7 +284,135 @@
     $("gameover-title").textContent = r && r.truncated ? "Game stopped" : (seat === null ? "Game over" : (won ? "You won!" : "Game over"));
     $("gameover-text").textContent = B.winnersText(snap.match, r);
     $("replay-link").href = "/replay/" + encodeURIComponent(mid) + (seat !== null ? "#seat=" + seat : "");
+    const rb = $("rematch-btn");
+    rb.hidden = !token;
+    rb.textContent = snap.match.rematch ? "Join the rematch" : "Rematch";
   }
+
+  /* ---- a game site's conventions (issue 44) -------------------------------- */
+  let wasTurnGlobal = null, hist = null, clockTimer = null, clockAt = 0;
+  const ALERT = "boardlab.alert";
+  function alertsOn() { try { return localStorage.getItem(ALERT) === "1"; } catch (e) { return false; } }
+  function showAlertBtn() { const b = $("alert-btn"), on = alertsOn(); b.setAttribute("aria-pressed", on ? "true" : "false"); b.textContent = on ? "Alerts on" : "Alert me"; }
+  $("alert-btn").addEventListener("click", async () => {
+    const on = !alertsOn();
+    try { localStorage.setItem(ALERT, on ? "1" : "0"); } catch (e) { /* private mode */ }
+    if (on && "Notification" in window && Notification.permission === "default") { try { await Notification.requestPermission(); } catch (e) { /* refused */ } }
+    showAlertBtn();
+    B.toast(on ? "You will hear a sound and get a notification when it becomes your turn while this tab is in the background." : "Turn alerts are off.", "info");
+  });
+  showAlertBtn();
+  /* when it becomes your turn while the tab is in the background: a short tone and a notification */
+  function notifyTurn() {
+    document.body.dataset.turnAlerts = String(Number(document.body.dataset.turnAlerts || 0) + 1);
+    if (!alertsOn() || !document.hidden) return;
+    try {
+      const ctx = new (window.AudioContext || window.webkitAudioContext)(), o = ctx.createOscillator(), g = ctx.createGain();
+      o.frequency.value = 660; g.gain.value = 0.08; o.connect(g); g.connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.25);
+    } catch (e) { /* no audio */ }
+    try { if ("Notification" in window && Notification.permission === "granted") new Notification("Your turn", { body: `${snap.match.game_name}: ${snap.scene.prompt || "your move"}` }); } catch (e) { /* none */ }
+  }
+
+  function renderTools() {
+    const s = snap, m = s.match, tools = $("tools");
+    const person = seat !== null && isHuman(seat);
+    tools.hidden = s.over || !person || !!hist;
+    $("takeback-btn").hidden = !person || s.state_id === 0;
+    const others = m.seats.some(x => x.kind === "human" && x.seat !== seat) && !hotseat;
+    $("takeback-btn").textContent = others ? "Ask to take back" : "Take back";
+    $("back-btn").hidden = s.state_id === 0;
+    // a take-back asked by another person: accept or refuse it
+    const ask = $("undo-ask"), req = m.undo_request;
+    if (req && !s.over && person && req.seat !== seat) {
+      ask.replaceChildren(h("span", { text: `${seatName(req.seat)} asks to take back their last move. ` }),
+        h("button", { class: "btn small primary", type: "button", id: "undo-accept", onclick: () => answerUndo(true) }, "Allow"),
+        h("button", { class: "btn small", type: "button", id: "undo-refuse", onclick: () => answerUndo(false) }, "Refuse"));
+      ask.hidden = false;
+    } else if (req && req.seat === seat && !s.over) {
+      ask.replaceChildren(h("span", { text: "You asked to take back your last move: waiting for the answer." })); ask.hidden = false;
+    } else { ask.hidden = true; ask.replaceChildren(); }
+    renderClocks();
+  }
+  function fmtClock(sec) { sec = Math.max(0, Math.ceil(sec)); return Math.floor(sec / 60) + ":" + String(sec % 60).padStart(2, "0"); }
+  function renderClocks() {
+    const c = snap && snap.match && snap.match.clocks, box = $("clocks");
+    if (!c) { box.hidden = true; return; }
+    clockAt = performance.now();
+    const draw = () => {
+      const since = (performance.now() - clockAt) / 1000;
+      box.replaceChildren(...c.left.map((left, i) => left === null ? null : h("span", {
+        class: "clock" + (c.running === i && !snap.over ? " running" : "") + (left - (c.running === i ? since : 0) < 30 ? " low" : ""), "data-seat": i,
+        text: `${i === seat ? "You" : seatName(i)} ${fmtClock(left - (c.running === i && !snap.over ? since : 0))}` })).filter(Boolean));
+    };
+    draw();
+    box.hidden = false;
+    clearInterval(clockTimer);
+    if (c.running !== null && !snap.over) clockTimer = setInterval(draw, 1000);
+  }
+  async function post(path, body) {
+    return B.api("POST", `/api/matches/${encodeURIComponent(mid)}/${path}`, body, token);
+  }
+  $("resign-btn").addEventListener("click", async () => {
+    if (!snap || snap.over || !window.confirm("Resign this game? It ends now and the other side wins.")) return;
+    try { focusNext = true; onSnapshot(await post("resign", { seat: seat })); } catch (e) { B.toast(e.message, "error"); }
+  });
+  $("takeback-btn").addEventListener("click", async () => {
+    try {
+      const r = await post("takeback", { seat: seat });
+      if (r.pending) { B.toast("Asked the other players to let you take back your last move.", "info"); return; }
+      focusNext = true;
+      snap = null; lastEvents = null;
+      onSnapshot(r.snapshot);
+      announce("Your last move was taken back.");
+    } catch (e) { explain(e.message.charAt(0).toUpperCase() + e.message.slice(1) + (/[.!]$/.test(e.message) ? "" : ".")); }
+  });
+  async function answerUndo(yes) {
+    try { await post("takeback/answer", { seat: seat, accept: yes }); } catch (e) { B.toast(e.message, "error"); }
+  }
+  $("rematch-btn").addEventListener("click", async () => {
+    try {
+      const r = await post("rematch", { seat: seat });
+      location.assign("/game/" + encodeURIComponent(r.match.id) + location.hash);
+    } catch (e) { B.toast(e.message, "error"); }
+  });
+
+  /* ---- earlier positions during play: a move list to step back through ------------------------- */
+  async function showHistory(step) {
+    const total = snap.state_id;
+    step = Math.max(0, Math.min(step, total));
+    if (step === total) { closeHistory(true); return; }
+    let d;
+    try {
+      d = await B.api("GET", `/api/matches/${encodeURIComponent(mid)}/history?step=${step}` + (seat !== null ? `&seat=${seat}` : ""), undefined, seat !== null ? token : null);
+    } catch (e) { B.toast(e.message, "error"); return; }
+    hist = { step: d.step, steps: d.steps };
+    document.body.dataset.history = String(d.step);
+    closeStack(false);
+    B.render(d.scene, parts);
+    parts.status.prepend(h("strong", { class: "hist-tag", text: "Earlier position" }), " ");
+    clicker = new B.Clicker([]);
+    paint();
+    B.initRoving(document.querySelector(".table"));
+    $("actions").replaceChildren(h("p", { class: "empty", text: "You are looking at an earlier position: go back to the game to move." }));
+    $("filter").hidden = true;
+    const r = $("hist-range");
+    r.max = String(d.steps); r.value = String(d.step);
+    $("hist-label").textContent = `After move ${d.step} of ${d.steps}` + (d.last_action ? `: ${d.last_action.label}` : " (the start)");
+    $("history").hidden = false;
+    $("tools").hidden = true;
+    $("hist-prev").disabled = d.step === 0;
+  }
+  function closeHistory(redraw) {
+    hist = null;
+    delete document.body.dataset.history;
+    $("history").hidden = true;
+    if (redraw && snap) { render(); $("back-btn").focus(); }
+  }
+  $("back-btn").addEventListener("click", () => showHistory(snap.state_id - 1).then(() => { if (hist) $("hist-prev").focus(); }));
+  $("hist-prev").addEventListener("click", () => hist && showHistory(hist.step - 1));
+  $("hist-next").addEventListener("click", () => hist && showHistory(hist.step + 1));
+  $("hist-range").addEventListener("change", e => showHistory(Number(e.target.value)));
+  $("hist-close").addEventListener("click", () => closeHistory(true));
 
   /* ---- acting ----------------------------------------------------------- */
   async function act(index) {
@@ -390,10 +555,24 @@
   }
 
   /* ---- rules drawer ------------------------------------------------------ */
+  /* the drawer holds the focus while open (the page behind is inert) and gives it back when closed */
+  let drawerFrom = null;
+  function closeRules() {
+    const d = $("drawer");
+    if (d.hidden) return;
+    d.hidden = true;
+    setInert(false);
+    const back = drawerFrom && drawerFrom.isConnected ? drawerFrom : $("rules-btn");
+    drawerFrom = null;
+    back.focus({ preventScroll: true });
+  }
   async function openRules() {
     const d = $("drawer");
-    if (!d.hidden) { d.hidden = true; return; }
+    if (!d.hidden) { closeRules(); return; }
+    drawerFrom = document.activeElement && document.activeElement !== document.body ? document.activeElement : $("rules-btn");
     d.hidden = false;
+    setInert(true);
+    $("drawer-close").focus();
     if (!snap) return;
     $("rules-tab").href = "/rules/" + encodeURIComponent(snap.match.game);
     if (!$("drawer-doc").dataset.loaded) {
@@ -409,11 +588,47 @@
   parts.panels.addEventListener("click", onBoardClick);
   $("filter").addEventListener("input", renderActions);
   $("rules-btn").addEventListener("click", openRules);
-  $("drawer-close").addEventListener("click", () => { $("drawer").hidden = true; });
+  $("drawer-close").addEventListener("click", closeRules);
+  /* Tab stays in the open drawer (its first and last controls wrap around) */
+  $("drawer").addEventListener("keydown", ev => {
+    if (ev.key !== "Tab") return;
+    const f = [...$("drawer").querySelectorAll("a[href], button, [tabindex='0'], summary")].filter(e => e.offsetParent !== null);
+    if (!f.length) return;
+    if (ev.shiftKey && document.activeElement === f[0]) { ev.preventDefault(); f[f.length - 1].focus(); }
+    else if (!ev.shiftKey && document.activeElement === f[f.length - 1]) { ev.preventDefault(); f[0].focus(); }
+  });
+  /* the hand-over screen has one control: Tab stays on it */
+  $("pass").addEventListener("keydown", ev => { if (ev.key === "Tab") { ev.preventDefault(); $("pass-go").focus(); } });
+  /* the action list: arrow keys move between the choices, Home/End to the ends */
+  $("actions").addEventListener("keydown", ev => {
+    const list = [...$("actions").querySelectorAll("button")];
+    const i = list.indexOf(document.activeElement);
+    if (i < 0) return;
+    let j = null;
+    if (ev.key === "ArrowDown" || ev.key === "ArrowRight") j = Math.min(list.length - 1, i + 1);
+    else if (ev.key === "ArrowUp" || ev.key === "ArrowLeft") j = Math.max(0, i - 1);
+    else if (ev.key === "Home") j = 0;
+    else if (ev.key === "End") j = list.length - 1;
+    if (j === null) return;
+    ev.preventDefault();
+    list[j].focus();
+  });
   document.addEventListener("keydown", ev => {
     if (ev.key === "Escape") {
       if (!stackBox.hidden) { closeStack(true); return; }  /* first Esc: the enlarged stack only */
-      if (clicker) { clicker.reset(); paint(); } $("chooser").hidden = true; $("drawer").hidden = true; explain("");
+      if (!$("drawer").hidden) { closeRules(); return; }
+      if (hist) { closeHistory(true); return; }
+      if (clicker) { clicker.reset(); paint(); } $("chooser").hidden = true; explain("");
+      return;
+    }
+    /* shortcuts, outside text fields: A the first action, / the filter */
+    const t = ev.target, typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
+    if (typing || ev.ctrlKey || ev.metaKey || ev.altKey || passing || !$("drawer").hidden) return;
+    if (ev.key === "a" || ev.key === "A") {
+      const first = $("actions").querySelector("button");
+      if (first) { ev.preventDefault(); first.focus(); }
+    } else if (ev.key === "/") {
+      if (!$("filter").hidden || (snap && myTurn())) { ev.preventDefault(); $("filter").dataset.opened = $("filter").dataset.decision || ""; $("filter").hidden = false; $("filter").focus(); }
     }
   });
   /* a new width redraws the boards at the new scale (text sizes and zoom depend on it) */

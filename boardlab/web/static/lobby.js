@@ -33,7 +33,9 @@
         h("span", { class: "tags" }, tags.map(t => h("span", { class: "tag", text: t })))));
     }
     const want = new URLSearchParams(location.search).get("game");
-    select(want && games.some(g => g.id === want) ? want : games.length ? games[0].id : null);
+    const back = history.state && history.state.created;
+    select(back && games.some(g => g.id === back.match.game) ? back.match.game : want && games.some(g => g.id === want) ? want : games.length ? games[0].id : null);
+    if (back) showCreated(back);
     recent();
   }
 
@@ -117,6 +119,7 @@
     if (humans.length > 1) text += `; ${humans.slice(1).map(i => names[i]).join(", ")} ${humans.length > 2 ? "are" : "is"} played by other people (on this screen or from their own link)`;
     if (bots.length) text += `. Bots: ${bots.join(", ")}`;
     $("you-play").textContent = text + ".";
+    $("clock-field").hidden = humans.length < 2;
   }
 
   /* What each bot name means, with its agent spec: one fold under the seats. */
@@ -161,6 +164,8 @@
     };
     const seed = $("seed").value.trim();
     if (seed !== "") body.seed = Number(seed);
+    const clock = Number($("clock").value || 0);
+    if (clock && seats.filter(s => s.kind === "human").length >= 2) body.clock = clock;
     $("create").disabled = true;
     try {
       const r = await B.api("POST", "/api/matches", body);
@@ -186,8 +191,10 @@
         h("span", { class: "seat-num", text: String(s.seat + 1), "aria-hidden": "true" }), h("strong", { text: s.name + role }),
         h("input", { class: "link", readonly: true, value: url, "aria-label": `Private link for ${s.name}`, onfocus: e => e.target.select() }),
         h("button", { class: "btn", type: "button", onclick: () => B.copy(url) }, "Copy"),
-        h("a", { class: "btn primary open-seat", href: s.link, target: "_blank", rel: "noopener" }, "Open")));
+        h("a", { class: "btn primary open-seat", href: s.link }, "Open")));
     }
+    /* "Open" plays in this tab: the browser's Back comes back here, to this panel */
+    try { history.replaceState({ created: r }, ""); } catch (e) { /* too large: the panel is simply not restored */ }
     $("hotseat").href = r.hotseat_link;
     $("spectate").href = r.spectator_link;
     // the ready panel may open below the fold: bring it into view and put focus on it

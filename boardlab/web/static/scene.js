@@ -159,7 +159,9 @@
   }
   function cellName(sq, base, items, extra) {
     const bits = [base].concat(items.map(i => i.dataset.name).filter(Boolean));
-    const text = bits.filter(Boolean).join(", ");
+    let text = bits.filter(Boolean).join(", ");
+    /* a square whose label or title repeats its name read "l12: l12: ..." (issue 44) */
+    if (sq) { while (text.toLowerCase().startsWith(sq.toLowerCase()) && /^[:,\s]|^$/.test(text.slice(sq.length))) text = text.slice(sq.length).replace(/^[:,\s]+/, ""); }
     return (sq ? sq + ": " : "") + (text || "empty") + (extra || "");
   }
 
@@ -205,12 +207,16 @@
     }
     if (ax) {
       const axes = svg("g", { class: "axes", "aria-hidden": "true" }, root);
+      /* the coordinates stay in view when the board is zoomed and scrolled (see keepAxes) */
+      const colG = svg("g", { class: "axes-col" }, axes), rowG = svg("g", { class: "axes-row" }, axes);
+      if (colL) svg("rect", { x: 0, y: 0, width: W, height: pad + ax, class: "axis-band" }, colG);
+      if (rowL) svg("rect", { x: 0, y: 0, width: pad + ax, height: H, class: "axis-band" }, rowG);
       if (colL) for (let x = 0; x < cols; x++) {
-        const t = svg("text", { x: ox + x * CELL + CELL / 2, y: pad + ax - axFs * 0.35, class: "axis-label axis-col", "text-anchor": "middle" }, axes);
+        const t = svg("text", { x: ox + x * CELL + CELL / 2, y: pad + ax - axFs * 0.35, class: "axis-label axis-col", "text-anchor": "middle" }, colG);
         t.textContent = String(colL[x] ?? ""); t.style.fontSize = axFs.toFixed(1) + "px";
       }
       if (rowL) for (let y = 0; y < rows; y++) {
-        const t = svg("text", { x: pad + ax - 3, y: oy + y * CELL + CELL / 2 + axFs * 0.35, class: "axis-label axis-row", "text-anchor": "end" }, axes);
+        const t = svg("text", { x: pad + ax - 3, y: oy + y * CELL + CELL / 2 + axFs * 0.35, class: "axis-label axis-row", "text-anchor": "end" }, rowG);
         t.textContent = String(rowL[y] ?? ""); t.style.fontSize = axFs.toFixed(1) + "px";
       }
     }
@@ -244,6 +250,8 @@
       if (cell) cell._items = els;
     }
     for (const cell of cellEls.values()) cell.setAttribute("aria-label", cellName(cell.dataset.square, shownBase(cell), cell._items || []));
+    const axesEl = root.querySelector(".axes");
+    if (axesEl) root.appendChild(axesEl);
     return root;
   }
 
@@ -382,7 +390,7 @@
     for (const { it, names } of seen.values()) {
       if (n++ >= 30) break;
       const icon = svg("svg", { viewBox: "0 0 40 40", class: "legend-icon", "aria-hidden": "true" });
-      const ctx = { u: 0, uid: "lg" + n, sides };
+      const ctx = { u: 14.5, uid: "lg" + n, sides };  /* 40 units drawn 32 px: text at least 11.5 px */
       sideDefs(svg("defs", null, icon), ctx.uid);
       drawItem(icon, Object.assign({}, it, { badge: null, id: null }), 20, 20, 15, null, ctx);
       const arr = [...names];
@@ -422,8 +430,11 @@
      A board is scaled to its box; when its squares would be smaller than a finger (34 px) it is
      zoomed instead (drawn at that size in a box that scrolls), and its text is redrawn so that it
      reads at least 11 px (10.5 px on a phone) whatever the scale. */
-  const MIN_TAP = 34;
-  function minTextPx() { return window.innerWidth < 700 ? 10.5 : 11.5; }
+  /* a finger's square: 46 units-wide cells (44 px drawn) on a phone (issue 44), 34 px with a mouse */
+  function minTap() { return window.innerWidth < 700 ? 46 : 34; }
+  function minTextPx() { return window.innerWidth < 700 ? 11.5 : 11.5; }
+  /* boards the player chose to see whole ("Fit to screen"), by board id */
+  const fitChosen = new Set();
   function scaleOf(el) {
     const vb = el.viewBox.baseVal, r = el.getBoundingClientRect();
     if (!vb || !vb.width || !r.width) return 0;
@@ -443,8 +454,8 @@
       let s = Number(el.dataset.scale) && wrap.classList.contains("zoomed") ? Number(el.dataset.scale) : scaleOf(el);
       if (!s) return el;
       const cellUnits = Number(el.dataset.cellUnits) || CELL;
-      if (!b.small && cellUnits * s < MIN_TAP) {
-        s = MIN_TAP / cellUnits;
+      if (!b.small && cellUnits * s < minTap() && !fitChosen.has(b.id)) {
+        s = minTap() / cellUnits;
         wrap.classList.add("zoomed");
       }
       const u = minTextPx() / s, had = Number(el.dataset.u) || 0;
@@ -491,7 +502,39 @@
       if (len > avail) { t.setAttribute("textLength", avail.toFixed(1)); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
     }
   }
-  function fitted(el, b, sides) { el = fitBoard(el, b, sides); fitLabels(el); return el; }
+  function fitted(el, b, sides) { el = fitBoard(el, b, sides); fitLabels(el); boardTools(el, b); keepAxes(el); return el; }
+
+  /* A zoomed board says so, and offers to fit it to the screen (and back): issue 44 */
+  function boardTools(el, b) {
+    const wrap = el.parentNode;
+    if (!wrap || b.small) return;
+    /* the bar sits just before the board's box (outside what scrolls) */
+    let bar = wrap.previousElementSibling && wrap.previousElementSibling.classList.contains("board-tools") ? wrap.previousElementSibling : null;
+    const zoomed = wrap.classList.contains("zoomed"), fit = fitChosen.has(b.id);
+    if (!zoomed && !fit) { if (bar) bar.remove(); return; }
+    if (!bar) { bar = h("div", { class: "board-tools" }); wrap.before(bar); }
+    const name = b.title || "the board";
+    bar.replaceChildren(h("span", { class: "board-hint", text: zoomed ? "Zoomed: drag or scroll to see all of " + name : "Fitted to the screen" }),
+      h("button", { class: "btn small board-zoom", type: "button", "aria-pressed": fit ? "true" : "false",
+        onclick: () => {
+          if (fitChosen.has(b.id)) fitChosen.delete(b.id); else fitChosen.add(b.id);
+          if (window.Boardlab.refitAll) window.Boardlab.refitAll();
+        } }, fit ? "Zoom in" : "Fit to screen"));
+  }
+  /* the coordinates of a zoomed board move with its scroll, so they stay at its edges */
+  function keepAxes(el) {
+    const wrap = el.parentNode;
+    if (!wrap || !el.querySelector(".axes")) return;
+    const move = () => {
+      const sc = Number(el.dataset.scale) || 1, zoomed = wrap.classList.contains("zoomed");
+      const colG = el.querySelector(".axes-col"), rowG = el.querySelector(".axes-row");
+      if (colG) colG.setAttribute("transform", zoomed ? `translate(0 ${(wrap.scrollTop / sc).toFixed(1)})` : "");
+      if (rowG) rowG.setAttribute("transform", zoomed ? `translate(${(wrap.scrollLeft / sc).toFixed(1)} 0)` : "");
+    };
+    if (!wrap.dataset.axes) { wrap.addEventListener("scroll", () => { const s2 = wrap.querySelector("svg.board"); if (s2 && s2._moveAxes) s2._moveAxes(); }, { passive: true }); wrap.dataset.axes = "1"; }
+    el._moveAxes = move;
+    move();
+  }
 
   /* the layout around a board changes after it is drawn (panels, the action list, a scroll bar):
      a board whose drawn size changes is fitted again */
