@@ -45,7 +45,7 @@ def test_switcheroo_never_lands_a_token_beside_another_hero():
     assert set(s.legal_actions()) == {("hero", 1), ("hero", 2)}
 
 
-@pytest.mark.seed("wizards-labyrinth:76.2", "wizards-labyrinth:47.3")
+@pytest.mark.seed("wizards-labyrinth:76.2", "wizards-labyrinth:47.3", "wizards-labyrinth:161.2b")
 def test_a_lost_retreat_into_a_guarded_key_tile_wins_no_key():
     """Item 2: a stuck hero loses and the wizard sends him into a face-down key tile whose tokens he has not
     fought. The loot phase leaves that tile face down (ledger 46: "first flip the monsters and when they are

@@ -20,6 +20,7 @@ from boardlab.engine.checks import one_of
 from .board import GRID_SIZE
 from .content import CONTENT_KINDS, Content, load_content
 from .features import LabyrinthFeatures
+from .properties import PROPERTIES
 from .rules import LabyrinthRules
 from .scene import build_scene
 from .view import LabyrinthView
@@ -101,6 +102,7 @@ class WizardsLabyrinthGame(Game):
     state_class = LabyrinthState
     rules_doc = "docs/rules/wizards-labyrinth.md"
     content_kinds = CONTENT_KINDS
+    properties = PROPERTIES
     agents = {"heuristic": "boardlab.games.wizards_labyrinth.agents:HeuristicAgent"}
     #: Fitted evaluation for search agents (``boardlab fit-eval``; see docs/agents.md).
     evaluation_file = Path(__file__).parent / "data" / "evaluation.json"
