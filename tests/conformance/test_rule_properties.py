@@ -46,10 +46,8 @@ def test_every_game_declares_rule_properties(gid):
 @pytest.mark.parametrize("gid", sorted(BUILTIN))
 def test_rule_properties_hold_on_a_bounded_budget(gid, mix):
     res = script.run(gid, BUDGET[mix], 1, 20261207, mix)
-    assert res["transitions"] >= BUDGET[mix] or res["properties"] == 0
-    # every configuration (variant x players) was visited when the budget allows it
-    if mix == "random":
-        assert res["games"] >= min(res["configurations"], 5)
+    assert res["transitions"] >= BUDGET[mix] and res["games"] >= 1
+    # (every variant and player count: each game's tests/<game>/test_rule_properties.py plays them all)
     assert not res["failures"], "\n".join(json.dumps(f) for f in res["failures"])
 
 
