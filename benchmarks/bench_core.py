@@ -1,6 +1,7 @@
 """The compiled core (boardlab_core) against the Python reference, side by side in one run.
 
     python benchmarks/bench_core.py --game dungeons-jewel
+    python benchmarks/bench_core.py --game blackfire          (2 players: --players is ignored)
     python benchmarks/bench_core.py --players 4 --games 200 --search-decisions 20 --ismcts-games 40 --json
 
 For the same configuration, seeds and agents it measures, Python then core:
@@ -62,8 +63,9 @@ def playouts(game, spec_json: str, agent: str, games: int, seed: int) -> dict[st
     }
 
 
-def search_positions(game, count: int, seed: int) -> list[list[list[Any]]]:
-    """Action lists leading to ``count`` decisions with more than one legal action (heuristic play)."""
+def search_positions(game, count: int, seed: int) -> list[tuple[int, list[list[Any]]]]:
+    """(game seed, action list) pairs leading to ``count`` decisions with more than one legal action
+    (heuristic play; short games spread them over several seeds)."""
     out = []
     s = seed
     while len(out) < count:
@@ -73,7 +75,7 @@ def search_positions(game, count: int, seed: int) -> list[list[list[Any]]]:
         while not state.is_over() and len(out) < count:
             seat = state.current_seat()
             if len(state.legal_actions()) > 1 and len(actions) % 7 == 3:
-                out.append(list(actions))
+                out.append((s, list(actions)))
             a = agents[seat].act(Decision(state, seat))
             state.apply(a)
             actions.append(list(a))
@@ -88,9 +90,9 @@ def search_speed(game, spec_json: str, iterations: int, decisions: int, seed: in
     positions = search_positions(game, decisions, seed)
     py_iters = core_iters = 0
     py_cpu = core_cpu = 0.0
-    for k, actions in enumerate(positions):
-        state = game.new_state(seed)
-        core = boardlab_core.CoreState(game.id, spec_json, seed, game.max_turns)
+    for k, (game_seed, actions) in enumerate(positions):
+        state = game.new_state(game_seed)
+        core = boardlab_core.CoreState(game.id, spec_json, game_seed, game.max_turns)
         for a in actions:
             state.apply(a)
             core.apply(a)
@@ -133,7 +135,7 @@ def ismcts_games(game, spec_json: str, games: int, py_games: int, seed: int) -> 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="dungeons-jewel")
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--players", type=int, default=4, help="seats (games with a fixed count use theirs)")
     ap.add_argument("--variant", default=None)
     ap.add_argument("--games", type=int, default=100, help="random and heuristic games per engine")
     ap.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per decision for the search speed")
@@ -148,12 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("boardlab_core is not installed (pip install -e crates/boardlab-core)", file=sys.stderr)
         return 2
-    from boardlab.games.dungeons_jewel.core import core_spec
+    from boardlab.engine import game_class
 
     tune_gc_for_simulation()
-    game = make(args.game, players=args.players, variant=args.variant)
+    cls = game_class(args.game)
+    players = min(max(args.players, cls.min_players), cls.max_players)
+    game = make(args.game, players=players, variant=args.variant)
     game.record_events = False
-    spec_json = core_spec(game)
+    spec_json = game.core_spec()
     report: dict[str, Any] = {
         "game": game.id, "players": game.players, "variant": game.variant, "core": boardlab_core.__version__,
         "python": platform.python_version(), "cpus": os.cpu_count(), "load_before": os.getloadavg(),

@@ -13,6 +13,7 @@ the action list up to it).  It also plays ``play_games`` against
 ``runner.play_game`` for whole-game records.
 
     python scripts/differential.py --game dungeons-jewel --transitions 1000000 --jobs 2
+    python scripts/differential.py --game blackfire --transitions 1000000 --jobs 2
 
 Prints ``compared N transitions`` at the end.
 """
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-#: (variant, options) per configuration; every one is played with 2, 3 and 4 players.
+#: (variant, options) per configuration; every one is played with each of the game's player counts.
 CONFIGS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "dungeons-jewel": [
         ("rulebook", {}),
@@ -41,7 +42,22 @@ CONFIGS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("concept", {"board_size": 9, "fight_steal": True, "monster_target": 4, "dragon_target": 7, "respawn_health": 1}),
         ("rulebook", {"max_turns": 25}),
     ],
+    "blackfire": [
+        ("final", {}),
+        ("prototype", {}),
+        ("final", {"tokens_per_player": 0, "colours": "seat1-red"}),
+        ("final", {"archer_contest": False, "archer_offense": False, "push_radius": 0, "respawn_turns": 1,
+                   "teleport_table": False, "colours": "seat1-green"}),
+        ("final", {"sorcerer_kill_wins": True, "respawn": False, "speed_bonus": 5, "invulnerable_turns": 1,
+                   "teleport_range": 5, "archer_range": 3, "contest_target": 2}),
+        ("final", {"sorcerer_move": 4, "archer_move": 1, "warrior_move": 5, "tokens_per_player": 2, "push_radius": 5,
+                   "respawn_turns": 4, "max_turns": 40}),
+        ("prototype", {"token_set": "final", "archer_offense": True, "max_turns": 25}),
+    ],
 }
+
+#: The player counts each game is compared at.
+PLAYERS: dict[str, tuple[int, ...]] = {"dungeons-jewel": (2, 3, 4), "blackfire": (2,)}
 
 #: Seat agents cycled through games (Python agents choose; short searches keep the harness quick).
 AGENT_MIXES = [
@@ -50,6 +66,21 @@ AGENT_MIXES = [
     ("heuristic", "random", "heuristic:strength=5:caution=2.5", "random"),
     ("ismcts:iterations=8", "heuristic", "random", "heuristic:patience=3"),
 ]
+#: Per game, where its heuristic has other parameters than the Dungeon's Jewel's.
+GAME_MIXES: dict[str, list[tuple[str, ...]]] = {
+    "blackfire": [
+        ("random", "random"),
+        ("heuristic", "heuristic"),
+        ("heuristic:persona=hunter", "random"),
+        ("heuristic:persona=camper:noise=0.5", "heuristic:persona=collector:danger=2:stay=1.5"),
+        ("ismcts:iterations=8", "heuristic:persona=runner"),
+    ],
+}
+
+
+def mixes(game_id: str) -> list[tuple[str, ...]]:
+    """The agent mixes the harness cycles through for ``game_id``."""
+    return GAME_MIXES.get(game_id, AGENT_MIXES)
 
 
 class Difference(Exception):
@@ -148,10 +179,9 @@ def play_and_compare(game_id: str, players: int, variant: str, options: dict[str
 
     from boardlab.agents import Decision, make_agent
     from boardlab.agents.runner import agent_seed
-    from boardlab.games.dungeons_jewel.core import core_spec
 
     game = _game(game_id, players, variant, options)
-    spec = core_spec(game)
+    spec = game.core_spec()
     py = game.new_state(seed)
     core = boardlab_core.CoreState(game_id, spec, seed, game.max_turns)
     agents = [make_agent(s, game, seat, agent_seed(seed, seat)) for seat, s in enumerate(specs)]
@@ -194,11 +224,10 @@ def compare_records(game_id: str, players: int, variant: str, options: dict[str,
     import boardlab_core
 
     from boardlab.agents.runner import play_game
-    from boardlab.games.dungeons_jewel.core import core_spec
 
     game = _game(game_id, players, variant, options)
     game.record_events = False
-    records = boardlab_core.play_games(game_id, core_spec(game), specs, seeds, game.max_turns, True)
+    records = boardlab_core.play_games(game_id, game.core_spec(), specs, seeds, game.max_turns, True)
     total = 0
     for seed, rec in zip(seeds, records):
         state, ref = play_game(game, specs, seed, keep_actions=True)
@@ -218,11 +247,13 @@ def compare_records(game_id: str, players: int, variant: str, options: dict[str,
 def tasks(game_id: str, start_seed: int):
     """An endless stream of (players, variant, options, seed, specs) to compare."""
     configs = CONFIGS[game_id]
+    counts = PLAYERS[game_id]
+    agent_mixes = mixes(game_id)
     i = 0
     while True:
         variant, options = configs[i % len(configs)]
-        players = 2 + (i // len(configs)) % 3
-        mix = AGENT_MIXES[(i // (3 * len(configs))) % len(AGENT_MIXES)]
+        players = counts[(i // len(configs)) % len(counts)]
+        mix = agent_mixes[(i // (len(counts) * len(configs))) % len(agent_mixes)]
         yield players, variant, options, start_seed + i, list(mix[:players])
         i += 1
 
@@ -277,8 +308,8 @@ def main(argv: list[str] | None = None) -> int:
                 break
     if failure is None and args.records:
         for variant, options in CONFIGS[args.game]:
-            for players in (2, 3, 4):
-                for mix in AGENT_MIXES[:3]:
+            for players in PLAYERS[args.game]:
+                for mix in mixes(args.game)[:4]:
                     seeds = [args.seed + 7919 * k + players for k in range(args.records)]
                     try:
                         compare_records(args.game, players, variant, options, seeds, list(mix[:players]))

@@ -127,6 +127,17 @@ class BlackfireGame(Game):
     def seat_names(self) -> list[str]:
         return ["Player 1", "Player 2"]
 
+    def core_spec(self) -> str:
+        """This configuration as the compiled core's spec (:mod:`.core`), or why the core cannot play it."""
+        from boardlab.engine.core import EngineUnavailable
+
+        from .core import core_spec
+
+        try:
+            return core_spec(self)
+        except ValueError as exc:
+            raise EngineUnavailable(str(exc)) from None
+
     def check_state(self, state) -> None:
         """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
         from boardlab.engine.checks import one_of, seat_or_none

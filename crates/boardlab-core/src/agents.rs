@@ -9,7 +9,7 @@ pub enum Value {
     Str(String),
 }
 
-fn typed(raw: &str) -> Value {
+pub fn typed(raw: &str) -> Value {
     let low = raw.to_lowercase();
     if low == "true" || low == "false" {
         return Value::Bool(low == "true");
@@ -48,7 +48,7 @@ pub enum AgentSpec {
     Ismcts(SearchSpec),
 }
 
-fn number(key: &str, v: &Value) -> Result<f64, String> {
+pub fn number(key: &str, v: &Value) -> Result<f64, String> {
     match v {
         Value::Int(i) => Ok(*i as f64),
         Value::Float(f) if f.is_finite() => Ok(*f),

@@ -3,6 +3,7 @@
 //! (`GAMES`), with the `random` and `heuristic` agents and ISMCTS.
 
 pub mod agents;
+pub mod blackfire;
 pub mod dungeons_jewel;
 pub mod json;
 pub mod mcts;

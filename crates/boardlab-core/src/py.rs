@@ -2,9 +2,11 @@
 //! `boardlab/games/dungeons_jewel/core.py` and issue 43.
 
 use crate::agents::{self, AgentSpec};
+use crate::blackfire as bf;
 use crate::dungeons_jewel::game::Game;
 use crate::dungeons_jewel::state::{Action, State};
 use crate::dungeons_jewel::{play_game, Agent as DjAgent};
+use crate::json::J;
 use crate::rng::{derive_seed as derive, Rng};
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
@@ -12,7 +14,13 @@ use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+#[path = "py_from_json.rs"]
+mod py_from_json;
+
 const GAME_ID: &str = "dungeons-jewel";
+const BF_ID: &str = "blackfire";
+/// Every game the core plays (`GAMES`).
+const ALL_GAMES: [&str; 2] = [GAME_ID, BF_ID];
 
 fn mask(seed: i128) -> u64 {
     seed.rem_euclid(1i128 << 64) as u64
@@ -95,9 +103,19 @@ fn games() -> &'static Mutex<HashMap<String, Arc<Game>>> {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+fn bf_games() -> &'static Mutex<HashMap<String, Arc<bf::game::Game>>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<bf::game::Game>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn no_game(game_id: &str) -> PyErr {
+    PyValueError::new_err(format!("the core has no game {:?} (it has {})", game_id, ALL_GAMES.join(", ")))
+}
+
+/// The configured Dungeon's Jewel of `spec_json` (cached by spec).
 fn game_for(game_id: &str, spec_json: &str) -> PyResult<Arc<Game>> {
     if game_id != GAME_ID {
-        return Err(PyValueError::new_err(format!("the core has no game {:?} (it has {})", game_id, GAME_ID)));
+        return Err(no_game(game_id));
     }
     let mut cache = games().lock().unwrap();
     if let Some(g) = cache.get(spec_json) {
@@ -111,21 +129,55 @@ fn game_for(game_id: &str, spec_json: &str) -> PyResult<Arc<Game>> {
     Ok(g)
 }
 
+/// The configured Blackfire of `spec_json` (cached by spec).
+fn bf_game_for(spec_json: &str) -> PyResult<Arc<bf::game::Game>> {
+    let mut cache = bf_games().lock().unwrap();
+    if let Some(g) = cache.get(spec_json) {
+        return Ok(g.clone());
+    }
+    let g = Arc::new(bf::game::Game::from_spec(spec_json).map_err(PyValueError::new_err)?);
+    if cache.len() > 64 {
+        cache.clear();
+    }
+    cache.insert(spec_json.to_string(), g.clone());
+    Ok(g)
+}
+
 fn spec_of(game_id: &str, spec: &str) -> PyResult<AgentSpec> {
     if game_id != GAME_ID {
-        return Err(PyValueError::new_err(format!("the core has no game {:?}", game_id)));
+        return Err(no_game(game_id));
     }
     agents::parse(spec).map_err(PyValueError::new_err)
 }
 
+/// The heuristic's defaults where no configured game is at hand (check_agent only validates).
+fn bf_defaults() -> bf::game::HParams {
+    bf::game::HParams {
+        noise: 1.0,
+        persona: String::new(),
+        progress: 1.0,
+        danger: 1.0,
+        kill: 1.0,
+        hunt: 1.0,
+        token: 1.0,
+        stay: 0.0,
+    }
+}
+
+fn bf_spec_of(g: &bf::game::Game, spec: &str) -> PyResult<bf::Spec> {
+    bf::parse(spec, &g.heuristic).map_err(PyValueError::new_err)
+}
+
 #[pyfunction]
 fn check_agent(game_id: &str, spec: &str) -> PyResult<()> {
+    if game_id == BF_ID {
+        return bf::parse(spec, &bf_defaults()).map(|_| ()).map_err(PyValueError::new_err);
+    }
     spec_of(game_id, spec).map(|_| ())
 }
 
-fn action_to_py<'py>(py: Python<'py>, g: &Game, a: Action) -> PyResult<Bound<'py, PyTuple>> {
-    use crate::json::J;
-    let J::Arr(items) = a.to_j(g) else { unreachable!() };
+fn j_to_py<'py>(py: Python<'py>, j: J) -> PyResult<Bound<'py, PyTuple>> {
+    let J::Arr(items) = j else { unreachable!() };
     let objs: Vec<PyObject> = items
         .into_iter()
         .map(|x| match x {
@@ -137,51 +189,105 @@ fn action_to_py<'py>(py: Python<'py>, g: &Game, a: Action) -> PyResult<Bound<'py
     PyTuple::new(py, objs)
 }
 
+fn action_to_py<'py>(py: Python<'py>, g: &Game, a: Action) -> PyResult<Bound<'py, PyTuple>> {
+    j_to_py(py, a.to_j(g))
+}
+
+/// Whether `obj` (a tuple or list of exactly typed items) equals the action `want` (its JSON list).
+fn matches_action(want: &J, items: &[Bound<'_, PyAny>]) -> bool {
+    let J::Arr(want) = want else { return false };
+    if want.len() != items.len() {
+        return false;
+    }
+    want.iter().zip(items).all(|(w, x)| match w {
+        J::Str(s) => x.extract::<String>().map(|v| &v == s).unwrap_or(false),
+        J::Int(i) => {
+            !x.is_instance_of::<PyBool>()
+                && x.extract::<i64>().map(|v| v as i128 == *i).unwrap_or(false)
+                && x.get_type().name().map(|n| n.to_string() == "int").unwrap_or(false)
+        }
+        _ => false,
+    })
+}
+
+fn py_items<'py>(obj: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyAny>>> {
+    if let Ok(t) = obj.downcast::<PyTuple>() {
+        Some(t.iter().collect())
+    } else if let Ok(l) = obj.downcast::<PyList>() {
+        Some(l.iter().collect())
+    } else {
+        None
+    }
+}
+
 /// The legal action equal to `obj` (a tuple or list of exactly typed items), if any.
 fn action_from_py(g: &Game, legal: &[Action], obj: &Bound<'_, PyAny>) -> Option<Action> {
-    use crate::json::J;
-    let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = obj.downcast::<PyTuple>() {
-        t.iter().collect()
-    } else if let Ok(l) = obj.downcast::<PyList>() {
-        l.iter().collect()
-    } else {
-        return None;
-    };
-    'outer: for &a in legal {
-        let J::Arr(want) = a.to_j(g) else { continue };
-        if want.len() != items.len() {
-            continue;
-        }
-        for (w, x) in want.iter().zip(&items) {
-            let ok = match w {
-                J::Str(s) => x.extract::<String>().map(|v| &v == s).unwrap_or(false),
-                J::Int(i) => !x.is_instance_of::<PyBool>() && x.extract::<i64>().map(|v| v as i128 == *i).unwrap_or(false)
-                    && x.get_type().name().map(|n| n.to_string() == "int").unwrap_or(false),
-                _ => false,
-            };
-            if !ok {
-                continue 'outer;
-            }
-        }
-        return Some(a);
-    }
-    None
+    let items = py_items(obj)?;
+    legal.iter().copied().find(|a| matches_action(&a.to_j(g), &items))
+}
+
+fn bf_action_from_py(legal: &[bf::state::Action], obj: &Bound<'_, PyAny>) -> Option<bf::state::Action> {
+    let items = py_items(obj)?;
+    legal.iter().copied().find(|a| matches_action(&a.to_j(), &items))
 }
 
 fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
 }
 
+/// One game's state in the core.
+enum Inner {
+    Dj { game: Arc<Game>, state: State, legal: Vec<Action> },
+    Bf { game: Arc<bf::game::Game>, state: bf::state::State, legal: Vec<bf::state::Action> },
+}
+
 #[pyclass(name = "CoreState", module = "boardlab_core")]
 struct CoreState {
-    game: Arc<Game>,
-    state: State,
-    legal: Vec<Action>,
+    inner: Inner,
 }
 
 impl CoreState {
+    /// A Dungeon's Jewel state (its legal actions computed).
+    pub(crate) fn dj(game: Arc<Game>, state: State) -> CoreState {
+        let mut s = CoreState { inner: Inner::Dj { game, state, legal: vec![] } };
+        s.refresh();
+        s
+    }
+    fn bf(game: Arc<bf::game::Game>, state: bf::state::State) -> CoreState {
+        let mut s = CoreState { inner: Inner::Bf { game, state, legal: vec![] } };
+        s.refresh();
+        s
+    }
     fn refresh(&mut self) {
-        self.legal = self.state.legal_actions(&self.game);
+        match &mut self.inner {
+            Inner::Dj { game, state, legal } => *legal = state.legal_actions(game),
+            Inner::Bf { game, state, legal } => *legal = state.legal_actions(game),
+        }
+    }
+    fn players(&self) -> usize {
+        match &self.inner {
+            Inner::Dj { game, .. } => game.players,
+            Inner::Bf { .. } => 2,
+        }
+    }
+    fn check_seat(&self, seat: Option<usize>) -> PyResult<()> {
+        let n = self.players();
+        match seat {
+            Some(s) if s >= n => Err(PyValueError::new_err(format!("seat must be 0..{} or None, got {}", n - 1, s))),
+            _ => Ok(()),
+        }
+    }
+    fn is_over_(&self) -> bool {
+        match &self.inner {
+            Inner::Dj { state, .. } => state.is_over(),
+            Inner::Bf { state, .. } => state.is_over(),
+        }
+    }
+    fn seat_(&self) -> Option<usize> {
+        match &self.inner {
+            Inner::Dj { state, .. } => state.current_seat(),
+            Inner::Bf { state, .. } => state.current_seat(),
+        }
     }
 }
 
@@ -190,120 +296,185 @@ impl CoreState {
     #[new]
     #[pyo3(signature = (game_id, spec_json, seed, max_turns=0))]
     fn new(game_id: &str, spec_json: &str, seed: &Bound<'_, PyAny>, max_turns: u32) -> PyResult<Self> {
+        if game_id == BF_ID {
+            let game = bf_game_for(spec_json)?;
+            let state = bf::state::State::new(&game, big_int(seed)?, max_turns, true);
+            return Ok(CoreState::bf(game, state));
+        }
         let game = game_for(game_id, spec_json)?;
         let state = State::new(&game, big_int(seed)?, max_turns, true);
-        let mut s = CoreState { game, state, legal: vec![] };
-        s.refresh();
-        Ok(s)
+        Ok(CoreState::dj(game, state))
     }
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
-        self.legal.iter().map(|&a| action_to_py(py, &self.game, a)).collect()
+        match &self.inner {
+            Inner::Dj { game, legal, .. } => legal.iter().map(|&a| action_to_py(py, game, a)).collect(),
+            Inner::Bf { legal, .. } => legal.iter().map(|&a| j_to_py(py, a.to_j())).collect(),
+        }
     }
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.state.is_over() {
+        if self.is_over_() {
             return Err(PyValueError::new_err("the game is over; no action is legal"));
         }
-        let Some(a) = action_from_py(&self.game, &self.legal, action) else {
-            return Err(PyValueError::new_err(format!("illegal action {}", action.repr()?)));
-        };
-        self.state.apply(&self.game, a);
+        let illegal = || -> PyResult<PyErr> { Ok(PyValueError::new_err(format!("illegal action {}", action.repr()?))) };
+        match &mut self.inner {
+            Inner::Dj { game, state, legal } => {
+                let Some(a) = action_from_py(game, legal, action) else { return Err(illegal()?) };
+                state.apply(game, a);
+            }
+            Inner::Bf { game, state, legal } => {
+                let Some(a) = bf_action_from_py(legal, action) else { return Err(illegal()?) };
+                state.apply(game, a);
+            }
+        }
         self.refresh();
         Ok(())
     }
     fn current_seat(&self) -> Option<usize> {
-        self.state.current_seat()
+        self.seat_()
     }
     fn is_over(&self) -> bool {
-        self.state.is_over()
+        self.is_over_()
     }
     #[getter]
     fn turn(&self) -> u32 {
-        self.state.turn
+        match &self.inner {
+            Inner::Dj { state, .. } => state.turn,
+            Inner::Bf { state, .. } => state.turn,
+        }
     }
     #[getter]
     fn decisions(&self) -> u32 {
-        self.state.decisions
+        match &self.inner {
+            Inner::Dj { state, .. } => state.decisions,
+            Inner::Bf { state, .. } => state.decisions,
+        }
     }
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        if !self.state.is_over() {
+        if !self.is_over_() {
             return Err(PyValueError::new_err("the game is not over yet"));
         }
-        loads(py, &self.state.results_j(&self.game).dumps())
+        let j = match &self.inner {
+            Inner::Dj { game, state, .. } => state.results_j(game),
+            Inner::Bf { state, .. } => state.results_j(),
+        };
+        loads(py, &j.dumps())
     }
     fn metrics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        let n = self.game.players;
-        for (i, k) in self.game.stat_keys.iter().enumerate() {
-            d.set_item(k, self.state.stats[i * n..(i + 1) * n].to_vec())?;
+        match &self.inner {
+            Inner::Dj { game, state, .. } => {
+                let n = game.players;
+                for (i, k) in game.stat_keys.iter().enumerate() {
+                    d.set_item(k, state.stats[i * n..(i + 1) * n].to_vec())?;
+                }
+            }
+            Inner::Bf { state, .. } => {
+                for (i, k) in bf::game::STAT_KEYS.iter().enumerate() {
+                    d.set_item(k, state.stats[i].to_vec())?;
+                }
+            }
         }
         Ok(d)
     }
     fn to_json(&self) -> String {
-        self.state.to_json(&self.game).dumps()
+        match &self.inner {
+            Inner::Dj { game, state, .. } => state.to_json(game).dumps(),
+            Inner::Bf { game, state, .. } => state.to_json(game).dumps(),
+        }
     }
     #[pyo3(signature = (seat=None))]
     fn view(&self, seat: Option<usize>) -> PyResult<String> {
-        check_seat(&self.game, seat)?;
-        Ok(self.state.view(&self.game, seat).dumps())
+        self.check_seat(seat)?;
+        Ok(match &self.inner {
+            Inner::Dj { game, state, .. } => state.view(game, seat).dumps(),
+            Inner::Bf { game, state, .. } => state.view(game, seat).dumps(),
+        })
     }
     /// `json.dumps(State.events(seat))`; with `start`, only the events from index `start` on.
     #[pyo3(signature = (seat=None, start=0))]
     fn events(&self, seat: Option<usize>, start: usize) -> PyResult<String> {
-        check_seat(&self.game, seat)?;
-        Ok(self.state.events(seat, start).dumps())
+        self.check_seat(seat)?;
+        Ok(match &self.inner {
+            Inner::Dj { state, .. } => state.events(seat, start).dumps(),
+            Inner::Bf { state, .. } => state.events(seat, start).dumps(),
+        })
     }
     /// The state document's `data`, `stack`, `rng`, `turn`, `decisions` and `truncated` fields
     /// (what `to_json` holds besides the configuration, the log, the history and the digest).
     fn fields_json(&self) -> String {
-        let doc = self.state.to_json_parts(&self.game, false);
-        doc.dumps()
+        match &self.inner {
+            Inner::Dj { game, state, .. } => state.to_json_parts(game, false).dumps(),
+            Inner::Bf { game, state, .. } => state.to_json_parts(game, false).dumps(),
+        }
     }
     #[getter]
     fn log_len(&self) -> usize {
-        self.state.log.len()
+        match &self.inner {
+            Inner::Dj { state, .. } => state.log.len(),
+            Inner::Bf { state, .. } => state.log.len(),
+        }
     }
     /// What a fresh agent of `agent_spec` for `seat`, seeded `agent_seed`, chooses here.
     fn act<'py>(&self, py: Python<'py>, agent_spec: &str, seat: usize, agent_seed: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
-        let spec = spec_of(GAME_ID, agent_spec)?;
-        check_seat(&self.game, Some(seat))?;
-        if self.state.current_seat() != Some(seat) {
-            return Err(PyValueError::new_err("that seat is not acting"));
+        self.check_seat(Some(seat))?;
+        let seed = mask(big_int(agent_seed)?);
+        match &self.inner {
+            Inner::Dj { game, state, legal } => {
+                let spec = spec_of(GAME_ID, agent_spec)?;
+                if state.current_seat() != Some(seat) {
+                    return Err(PyValueError::new_err("that seat is not acting"));
+                }
+                let mut agent = DjAgent::new(game, &spec, seat, seed);
+                let a = agent.act(game, state, legal);
+                action_to_py(py, game, a)
+            }
+            Inner::Bf { game, state, legal } => {
+                let spec = bf_spec_of(game, agent_spec)?;
+                if state.current_seat() != Some(seat) {
+                    return Err(PyValueError::new_err("that seat is not acting"));
+                }
+                let mut agent = bf::Agent::new(game, &spec, seat, seed);
+                let a = agent.act(game, state, legal);
+                j_to_py(py, a.to_j())
+            }
         }
-        let mut agent = DjAgent::new(&self.game, &spec, seat, mask(big_int(agent_seed)?));
-        let a = agent.act(&self.game, &self.state, &self.legal);
-        action_to_py(py, &self.game, a)
     }
     /// A determinization for `seat` (the log and history dropped), as `State.determinize(seat, seed)`.
     fn determinize(&self, seat: usize, seed: &Bound<'_, PyAny>) -> PyResult<CoreState> {
-        check_seat(&self.game, Some(seat))?;
+        self.check_seat(Some(seat))?;
         let mut rng = Rng::new(mask(big_int(seed)?));
-        let state = self.state.determinize(&self.game, seat, &mut rng);
-        let mut s = CoreState { game: self.game.clone(), state, legal: vec![] };
-        s.refresh();
-        Ok(s)
+        Ok(match &self.inner {
+            Inner::Dj { game, state, .. } => CoreState::dj(game.clone(), state.determinize(game, seat, &mut rng)),
+            Inner::Bf { game, state, .. } => CoreState::bf(game.clone(), state.determinize(game, seat, &mut rng)),
+        })
     }
     fn clone(&self) -> CoreState {
-        CoreState { game: self.game.clone(), state: self.state.clone(), legal: self.legal.clone() }
+        CoreState {
+            inner: match &self.inner {
+                Inner::Dj { game, state, legal } => Inner::Dj { game: game.clone(), state: state.clone(), legal: legal.clone() },
+                Inner::Bf { game, state, legal } => Inner::Bf { game: game.clone(), state: state.clone(), legal: legal.clone() },
+            },
+        }
     }
     /// Every seat's value at a search cut-off (fitted evaluation, else `evaluate`).
     fn values(&self) -> Vec<f64> {
         let mut out = vec![];
-        self.state.values(&self.game, &mut out);
+        match &self.inner {
+            Inner::Dj { game, state, .. } => state.values(game, &mut out),
+            Inner::Bf { game, state, .. } => state.values(game, &mut out),
+        }
         out
     }
 }
 
-fn check_seat(g: &Game, seat: Option<usize>) -> PyResult<()> {
-    match seat {
-        Some(s) if s >= g.players => Err(PyValueError::new_err(format!("seat must be 0..{} or None, got {}", g.players - 1, s))),
-        _ => Ok(()),
-    }
+enum AgentInner {
+    Dj { game: Arc<Game>, agent: DjAgent },
+    Bf { game: Arc<bf::game::Game>, agent: bf::Agent },
 }
 
 #[pyclass(name = "Agent", module = "boardlab_core")]
 struct PyAgent {
-    game: Arc<Game>,
-    agent: DjAgent,
+    inner: AgentInner,
     seat: usize,
 }
 
@@ -311,31 +482,87 @@ struct PyAgent {
 impl PyAgent {
     #[new]
     fn new(game_id: &str, spec_json: &str, agent_spec: &str, seat: usize, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let seed = mask(big_int(seed)?);
+        if game_id == BF_ID {
+            let game = bf_game_for(spec_json)?;
+            let spec = bf_spec_of(&game, agent_spec)?;
+            if seat >= 2 {
+                return Err(PyValueError::new_err(format!("seat must be 0..1 or None, got {}", seat)));
+            }
+            let agent = bf::Agent::new(&game, &spec, seat, seed);
+            return Ok(PyAgent { inner: AgentInner::Bf { game, agent }, seat });
+        }
         let game = game_for(game_id, spec_json)?;
         let spec = spec_of(game_id, agent_spec)?;
-        check_seat(&game, Some(seat))?;
-        let agent = DjAgent::new(&game, &spec, seat, mask(big_int(seed)?));
-        Ok(PyAgent { game, agent, seat })
+        if seat >= game.players {
+            return Err(PyValueError::new_err(format!("seat must be 0..{} or None, got {}", game.players - 1, seat)));
+        }
+        let agent = DjAgent::new(&game, &spec, seat, seed);
+        Ok(PyAgent { inner: AgentInner::Dj { game, agent }, seat })
     }
     fn act<'py>(&mut self, py: Python<'py>, state: &CoreState) -> PyResult<Bound<'py, PyTuple>> {
-        if state.state.current_seat() != Some(self.seat) {
+        if state.seat_() != Some(self.seat) {
             return Err(PyValueError::new_err("it is not this agent's seat's turn"));
         }
-        let game = self.game.clone();
-        let st = &state.state;
-        let legal = &state.legal;
-        let agent = &mut self.agent;
-        let a = py.allow_threads(|| agent.act(&game, st, legal));
-        action_to_py(py, &self.game, a)
+        match (&mut self.inner, &state.inner) {
+            (AgentInner::Dj { game, agent }, Inner::Dj { state: st, legal, .. }) => {
+                let game = game.clone();
+                let a = py.allow_threads(|| agent.act(&game, st, legal));
+                action_to_py(py, &game, a)
+            }
+            (AgentInner::Bf { game, agent }, Inner::Bf { state: st, legal, .. }) => {
+                let game = game.clone();
+                let a = py.allow_threads(|| agent.act(&game, st, legal));
+                j_to_py(py, a.to_j())
+            }
+            _ => Err(PyValueError::new_err("the agent and the state are of different games")),
+        }
     }
     /// Search iterations of the last ISMCTS decision (0 for other agents).
     #[getter]
     fn last_iterations(&self) -> u64 {
-        match &self.agent {
-            DjAgent::Ismcts(m) => m.last_iterations,
+        match &self.inner {
+            AgentInner::Dj { agent: DjAgent::Ismcts(m), .. } => m.last_iterations,
+            AgentInner::Bf { agent: bf::Agent::Ismcts(m), .. } => m.last_iterations,
             _ => 0,
         }
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record_dict<'py>(
+    py: Python<'py>,
+    seed: i128,
+    scores: Vec<f64>,
+    winners: Vec<usize>,
+    truncated: bool,
+    reason: String,
+    turns: u32,
+    decisions: u32,
+    roles: Vec<String>,
+    actions: Vec<J>,
+    stats: Vec<(String, Vec<u32>)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("seed", seed)?;
+    d.set_item("scores", scores)?;
+    d.set_item("winners", winners)?;
+    d.set_item("truncated", truncated)?;
+    d.set_item("reason", reason)?;
+    d.set_item("turns", turns)?;
+    d.set_item("decisions", decisions)?;
+    d.set_item("roles", roles)?;
+    let list = PyList::empty(py);
+    for a in actions {
+        list.append(j_to_py(py, a)?.to_list())?;
+    }
+    d.set_item("actions", list)?;
+    let st = PyDict::new(py);
+    for (k, v) in stats {
+        st.set_item(k, v)?;
+    }
+    d.set_item("stats", st)?;
+    Ok(d)
 }
 
 #[pyfunction]
@@ -349,6 +576,35 @@ fn play_games<'py>(
     max_turns: u32,
     keep_actions: bool,
 ) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    if game_id == BF_ID {
+        let game = bf_game_for(spec_json)?;
+        if agent_specs.len() != 2 {
+            return Err(PyValueError::new_err(format!("need 2 agents, got {}", agent_specs.len())));
+        }
+        let specs: Vec<bf::Spec> = agent_specs.iter().map(|s| bf_spec_of(&game, s)).collect::<PyResult<_>>()?;
+        let seeds: Vec<i128> = seeds.iter().map(big_int).collect::<PyResult<_>>()?;
+        let records = py.allow_threads(|| {
+            seeds.iter().map(|&s| bf::play_game(&game, &specs, s, max_turns, keep_actions)).collect::<Vec<_>>()
+        });
+        for r in records {
+            let stats = bf::game::STAT_KEYS.iter().enumerate().map(|(i, k)| (k.to_string(), r.stats[i].to_vec())).collect();
+            out.append(record_dict(
+                py,
+                r.seed,
+                r.scores,
+                r.winners,
+                r.truncated,
+                r.reason,
+                r.turns,
+                r.decisions,
+                r.roles.iter().map(|x| x.to_string()).collect(),
+                r.actions.iter().map(|a| a.to_j()).collect(),
+                stats,
+            )?)?;
+        }
+        return Ok(out);
+    }
     let game = game_for(game_id, spec_json)?;
     if agent_specs.len() != game.players {
         return Err(PyValueError::new_err(format!("need {} agents, got {}", game.players, agent_specs.len())));
@@ -358,30 +614,22 @@ fn play_games<'py>(
     let records = py.allow_threads(|| {
         seeds.iter().map(|&s| play_game(&game, &specs, s, max_turns, keep_actions)).collect::<Vec<_>>()
     });
-    let out = PyList::empty(py);
-    let roles: Vec<String> = game.roles.clone();
     let n = game.players;
     for r in records {
-        let d = PyDict::new(py);
-        d.set_item("seed", r.seed)?;
-        d.set_item("scores", r.scores)?;
-        d.set_item("winners", r.winners)?;
-        d.set_item("truncated", r.truncated)?;
-        d.set_item("reason", r.reason)?;
-        d.set_item("turns", r.turns)?;
-        d.set_item("decisions", r.decisions)?;
-        d.set_item("roles", roles.clone())?;
-        let actions = PyList::empty(py);
-        for a in r.actions {
-            actions.append(action_to_py(py, &game, a)?.to_list())?;
-        }
-        d.set_item("actions", actions)?;
-        let stats = PyDict::new(py);
-        for (i, k) in game.stat_keys.iter().enumerate() {
-            stats.set_item(k, r.stats[i * n..(i + 1) * n].to_vec())?;
-        }
-        d.set_item("stats", stats)?;
-        out.append(d)?;
+        let stats = game.stat_keys.iter().enumerate().map(|(i, k)| (k.clone(), r.stats[i * n..(i + 1) * n].to_vec())).collect();
+        out.append(record_dict(
+            py,
+            r.seed,
+            r.scores,
+            r.winners,
+            r.truncated,
+            r.reason,
+            r.turns,
+            r.decisions,
+            game.roles.clone(),
+            r.actions.iter().map(|a| a.to_j(&game)).collect(),
+            stats,
+        )?)?;
     }
     Ok(out)
 }
@@ -389,12 +637,13 @@ fn play_games<'py>(
 #[pymodule]
 fn boardlab_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("GAMES", PyTuple::new(m.py(), [GAME_ID])?)?;
+    m.add("GAMES", PyTuple::new(m.py(), ALL_GAMES)?)?;
     m.add_class::<PyRng>()?;
     m.add_class::<CoreState>()?;
     m.add_class::<PyAgent>()?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(check_agent, m)?)?;
     m.add_function(wrap_pyfunction!(play_games, m)?)?;
+    m.add_function(wrap_pyfunction!(py_from_json::state_from_json, m)?)?;
     Ok(())
 }
