@@ -17,6 +17,11 @@ At once, for ``--seconds`` (default 600, at most 3600):
   nothing; reopened (at most 50 a second in all) when closed;
 * one client (127.0.5.1) flooding ``hello`` messages as fast as it can,
   reconnecting a second after each close;
+* issue 45's attacks (``--no-i45`` leaves them out): 16 POSTs at a time declaring 60,000
+  body bytes and sending 10 (127.0.7.1); 16 WebSockets at a time that never say hello
+  (127.0.7.2); 4 connections asking for the rules and spectator snapshots, and cycling the
+  replays of the finished matches, as fast as they are answered (127.0.7.3); a WebSocket
+  from another origin every second (127.0.7.4);
 * a probe (127.0.6.1) asking ``GET /api/games`` every 0.2 s, from its own
   process (so that its latency is the server's, not this busy client loop's).
 
@@ -105,7 +110,9 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
     errors: list[str] = []
     attack = {k: 0 for k in ("stuck_opened", "stuck_closed_by_server", "idle_opened", "idle_closed_by_server",
                              "flood_messages", "flood_closed_by_server", "spectators_watching", "spectators_refused",
-                             "spectators_closed_by_server", "spectators_unloaded")}
+                             "spectators_closed_by_server", "spectators_unloaded",
+                             "slow_body_opened", "slow_body_closed_by_server", "no_hello_opened", "no_hello_closed_by_server",
+                             "heavy_reads", "heavy_refused_429", "cross_origin_tried", "cross_origin_refused")}
     stats = {"matches_created": 0, "games_finished": 0}
     samples: list[dict] = []
     stop = asyncio.Event()
@@ -365,6 +372,95 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
                 attack["flood_closed_by_server"] += 1
             await until_stop(asyncio.sleep(1))
 
+    # -- issue 45: slow bodies, silent sockets, heavy reads, another origin -----------------------------------
+    def slow_body(addr: str) -> socket.socket:
+        s = socket.socket()
+        s.bind((addr, 0))
+        s.settimeout(5)
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 60000\r\n\r\n{\"game\": \"")
+        s.setblocking(False)
+        return s
+
+    def no_hello(addr: str) -> socket.socket:
+        return raw_ws(addr, f"/api/matches/{match_ids[-1]}/ws")
+
+    async def holders(make, addr: str, opened: str, closed: str) -> None:
+        """Keep 16 sockets made by ``make`` open; count the ones the server closes."""
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(args.ramp)
+        held: list[socket.socket] = []
+        while not stop.is_set():
+            keep = []
+            for s in held:
+                try:
+                    if s.recv(65536) == b"":
+                        raise ConnectionResetError
+                    keep.append(s)  # it answered something (a close frame follows)
+                except BlockingIOError:
+                    keep.append(s)
+                except OSError:
+                    attack[closed] += 1
+                    s.close()
+            held = keep
+            while len(held) < 16 and match_ids and not stop.is_set():
+                try:
+                    held.append(await loop.run_in_executor(None, make, addr))
+                    attack[opened] += 1
+                except OSError:
+                    attack[closed] += 1
+                    break
+            await until_stop(asyncio.sleep(1))
+        for s in held:
+            s.close()
+
+    async def heavy_reader(k: int) -> None:
+        import httpx
+
+        await asyncio.sleep(args.ramp)
+        async with httpx.AsyncClient(base_url=base, timeout=30, transport=httpx.AsyncHTTPTransport(local_address="127.0.7.3")) as c:
+            n = 0
+            while not stop.is_set():
+                n += 1
+                if not match_ids:
+                    await until_stop(asyncio.sleep(1))
+                    continue
+                mid = match_ids[(n * 7 + k) % len(match_ids)]
+                path = (f"/api/games/{args.game}/rules", f"/api/matches/{mid}/state",
+                        f"/api/matches/{mid}/replay?step=1")[n % 3]
+                try:
+                    r = await c.get(path)
+                    attack["heavy_reads"] += 1
+                    if r.status_code == 429:
+                        attack["heavy_refused_429"] += 1
+                        await until_stop(asyncio.sleep(min(5.0, float(r.headers.get("retry-after", "1")))))
+                except httpx.HTTPError:
+                    await until_stop(asyncio.sleep(1))
+
+    async def cross_origin() -> None:
+        import base64
+
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(args.ramp)
+
+        def attempt() -> bool:
+            with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.7.4", 0)) as s:
+                key = base64.b64encode(os.urandom(16)).decode()
+                s.sendall((f"GET /api/matches/{match_ids[-1]}/ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                           f"Origin: http://evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+                return not s.recv(64).startswith(b"HTTP/1.1 101")
+
+        while not stop.is_set():
+            if match_ids:
+                try:
+                    attack["cross_origin_tried"] += 1
+                    attack["cross_origin_refused"] += await loop.run_in_executor(None, attempt)
+                except OSError:
+                    pass
+            await until_stop(asyncio.sleep(1))
+
     # -- probe and sampler ---------------------------------------------------------------------------------
     async def sampler() -> None:
         while not stop.is_set():
@@ -377,6 +473,11 @@ async def run(srv: Server, args: argparse.Namespace) -> dict:
     tasks += [asyncio.ensure_future(stuck(i)) for i in range(args.stuck)]
     tasks += [asyncio.ensure_future(idle_conns()), asyncio.ensure_future(flooder()),
               asyncio.ensure_future(sampler())]
+    if not args.no_i45:
+        tasks += [asyncio.ensure_future(holders(slow_body, "127.0.7.1", "slow_body_opened", "slow_body_closed_by_server")),
+                  asyncio.ensure_future(holders(no_hello, "127.0.7.2", "no_hello_opened", "no_hello_closed_by_server")),
+                  asyncio.ensure_future(cross_origin())]
+        tasks += [asyncio.ensure_future(heavy_reader(k)) for k in range(4)]
     # the probe runs in its own process: its latency is the server's, not this busy client loop's
     ctx = multiprocessing.get_context("spawn")
     probe_stop = ctx.Event()
@@ -578,6 +679,7 @@ def main() -> None:
     ap.add_argument("--trace-players", action="store_true",
                     help="trace, in the server, what happens to the playing clients' connections (TRACE_PRELUDE): "
                          "limits that bite them, connections lost with an error, keep-alive closes")
+    ap.add_argument("--no-i45", action="store_true", help="leave out issue 45's attacks (slow bodies, silent sockets, heavy reads, another origin)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if not 0 < args.seconds <= 3600 or not 0 <= args.players <= 250 or not 0 <= args.spectators <= 2000 \

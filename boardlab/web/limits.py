@@ -24,7 +24,19 @@ option                        environment variable            meaning           
 ..                            ``BOARDLAB_STALL_SECONDS``      seconds a socket may not take any data          5
 ..                            ``BOARDLAB_WS_RATE``            messages per second one WebSocket may send      10
 ..                            ``BOARDLAB_WS_BURST``           ... of which at once                            30
+..                            ``BOARDLAB_BODY_TIMEOUT``       seconds to send a whole request body            20
+..                            ``BOARDLAB_HELLO_TIMEOUT``      seconds a WebSocket has to say hello            5
+..                            ``BOARDLAB_SEAT_SILENCE``       a seat page silent this long no longer pins     120
+..                            ``BOARDLAB_READ_RATE``          heavy reads (state, history, replay) a second   20
+..                            ``BOARDLAB_READ_BURST``         ... of which at once                            100
+..                            ``BOARDLAB_REBUILD_RATE``       matches one client may have rebuilt a minute    30
+..                            ``BOARDLAB_REBUILD_BURST``      ... of which at once                            10
+..                            ``BOARDLAB_REBUILDS``           rebuilds (load, replay) running at once, in all 2
+..                            ``BOARDLAB_EXPIRE_HOURS``       unfinished matches untouched this long deleted  168
 ============================  ==============================  ==============================================  ============
+
+Moves and other changes over REST (``POST /api/matches/{id}/...``) share the
+WebSocket's message rate per client (``BOARDLAB_WS_RATE``/``BOARDLAB_WS_BURST``).
 
 A client is the peer address of the connection (``request.client.host``; an
 IPv6 address counts by its /64 prefix, which one host usually holds whole:
@@ -66,6 +78,15 @@ RANGES: dict[str, tuple[float, float]] = {
     "stall_seconds": (0.1, 3600),
     "ws_rate": (0.01, 1e6),
     "ws_burst": (1, 1_000_000),
+    "body_timeout": (0.1, 3600),
+    "hello_timeout": (0.1, 3600),
+    "seat_silence": (1, 1e9),
+    "read_rate": (0.01, 1e6),
+    "read_burst": (1, 1_000_000),
+    "rebuild_rate": (0.01, 1e6),
+    "rebuild_burst": (1, 1_000_000),
+    "rebuilds": (1, 1024),
+    "expire_hours": (0.001, 1e6),
 }
 
 
@@ -92,6 +113,22 @@ class Limits:
     stall_seconds: float = 5.0
     ws_rate: float = 10.0
     ws_burst: int = 30
+    #: Issue 45: a request body must arrive whole within this many seconds of its head.
+    body_timeout: float = 20.0
+    #: A WebSocket that has not said ``hello`` this long after opening is closed (nothing is loaded before).
+    hello_timeout: float = 5.0
+    #: A seat's page that has sent nothing (no hello, no move) this long no longer keeps its match busy.
+    seat_silence: float = 120.0
+    #: Heavy reads (a snapshot, a history step, a replay step) per second per client, and the burst.
+    read_rate: float = 20.0
+    read_burst: int = 100
+    #: Matches one client may have rebuilt from the database (a load, a replay's checkpoints) a minute.
+    rebuild_rate: float = 30.0
+    rebuild_burst: int = 10
+    #: Rebuilds running at once over all clients (the others wait their turn).
+    rebuilds: int = 2
+    #: Unfinished matches nobody has touched for this many hours are deleted (finished ones are kept).
+    expire_hours: float = 168.0
 
     def __post_init__(self) -> None:
         for f in fields(self):

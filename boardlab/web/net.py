@@ -15,7 +15,8 @@ bounded by a :class:`Guard`:
 * a **header-read timeout** (``BOARDLAB_HEADER_TIMEOUT``): a connection must
   send a complete request head within it, on its first request and on every
   later one (uvicorn's keep-alive timeout, ``BOARDLAB_KEEP_ALIVE``, closes a
-  connection idle between requests);
+  connection idle between requests), and a **body-read timeout**
+  (``BOARDLAB_BODY_TIMEOUT``): the whole body must follow its head within it;
 * **small kernel send buffers** (:data:`SEND_BUFFER` bytes per socket) and a
   **stall timeout** (``BOARDLAB_STALL_SECONDS``): a connection whose peer has
   taken no data for that long while the server has data waiting for it is
@@ -286,6 +287,7 @@ def protocols(guard: Guard) -> tuple[type, type]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm_header_timer()
+            self._disarm_body_timer()
             self._stall.resumed()
             if self._counted:
                 self._counted = False
@@ -297,10 +299,40 @@ def protocols(guard: Guard) -> tuple[type, type]:
             if self.transport.get_protocol() is not self:  # upgraded to a WebSocket
                 self._counted = False
                 self._disarm_header_timer()
+                self._disarm_body_timer()
             elif self.conn.their_state is h11.IDLE:
                 self._arm_header_timer()  # a request head is still on its way
             else:
                 self._disarm_header_timer()
+                if self.conn.their_state is h11.SEND_BODY:
+                    self._arm_body_timer()  # the head came; the whole body must follow in time
+                else:
+                    self._disarm_body_timer()
+
+        _body_timer: asyncio.TimerHandle | None = None
+
+        def _arm_body_timer(self) -> None:
+            if self._body_timer is None:
+                self._body_timer = self.loop.call_later(guard.limits.body_timeout, self._body_timeout)
+
+        def _disarm_body_timer(self) -> None:
+            if self._body_timer is not None:
+                self._body_timer.cancel()
+                self._body_timer = None
+
+        def _body_timeout(self) -> None:
+            # issue 45: the header timeout covered only the head; a POST declaring 60,000 bytes and
+            # sending 10 held its connection (and one of its client's 32) for ever
+            self._body_timer = None
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                return
+            if self.conn.their_state is h11.SEND_BODY:
+                guard.timed_out += 1
+                guard.limit_log.hit(
+                    "body-timeout", "closing a connection from %s that sent no complete request body in %gs",
+                    self._key, guard.limits.body_timeout,
+                )
+                self.transport.abort()
 
         def _arm_header_timer(self) -> None:
             if self._header_timer is None:

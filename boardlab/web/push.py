@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import weakref
 from difflib import SequenceMatcher
 from typing import Any
@@ -51,7 +52,7 @@ def encode(msg: Any) -> str:
 class Outbox:
     """One WebSocket's bounded send queue and the task that drains it."""
 
-    __slots__ = ("ws", "queue", "task", "closed", "seat", "sent_id", "dropped", "_closer", "_finishing")
+    __slots__ = ("ws", "queue", "task", "closed", "seat", "sent_id", "dropped", "_closer", "_finishing", "heard")
 
     def __init__(self, ws: Any, size: int = DEFAULT_QUEUE) -> None:
         self.ws = ws
@@ -62,6 +63,8 @@ class Outbox:
         self.dropped = False
         self._closer: asyncio.Task | None = None
         self._finishing = False
+        #: When the page last said something that keeps its match busy (a hello, a move): ``time.monotonic()``.
+        self.heard = time.monotonic()
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def push(self, msg: dict[str, Any] | str) -> bool:

@@ -24,6 +24,12 @@ os.environ.setdefault("BOARDLAB_BOT_MATCHES_PER_CLIENT", "1000000")
 # ... and the WebSocket tests that ask for a fresh snapshot after every move send faster than a page.
 os.environ.setdefault("BOARDLAB_WS_RATE", "1000000")
 os.environ.setdefault("BOARDLAB_WS_BURST", "1000000")
+# ... and the leak and API tests read a snapshot after every move of whole games (the heavy-read and
+# rebuild rates are tested on their own, with explicit limits, in test_hostile_45.py).
+os.environ.setdefault("BOARDLAB_READ_RATE", "1000000")
+os.environ.setdefault("BOARDLAB_READ_BURST", "1000000")
+os.environ.setdefault("BOARDLAB_REBUILD_RATE", "1000000")
+os.environ.setdefault("BOARDLAB_REBUILD_BURST", "1000000")
 
 
 @pytest.fixture

@@ -24,13 +24,17 @@ pytestmark = pytest.mark.timeout(120)  # every wait in these tests is bounded
 
 SNAPSHOT_KEYS = {"type", "match", "seat", "state_id", "acting", "over", "results", "view", "scene", "actions", "events"}
 MATCH_KEYS = {"id", "game", "game_name", "variant", "players", "options", "seats", "status", "acting",
-              "decisions", "results", "created_at", "updated_at"}
+              "decisions", "results", "created_at", "updated_at",
+              # issue 44: the take-back counter and the rematch's id (public to every page of the match);
+              # 'undo_request' (who asked, at which decision) and 'clocks' appear only while they exist
+              "epoch", "rematch"}
+OPTIONAL_MATCH_KEYS = {"undo_request", "clocks"}
 
 
 def check_payload(payload, state, seat):
     """``payload`` (sent to ``seat``) must equal what the engine lets ``seat`` know in ``state``."""
     assert set(payload) == SNAPSHOT_KEYS, set(payload) ^ SNAPSHOT_KEYS
-    assert set(payload["match"]) == MATCH_KEYS
+    assert MATCH_KEYS <= set(payload["match"]) <= MATCH_KEYS | OPTIONAL_MATCH_KEYS
     for s in payload["match"]["seats"]:
         assert set(s) == {"seat", "kind", "name", "agent"}
     assert payload["seat"] == seat and payload["state_id"] == state.decisions
