@@ -27,3 +27,24 @@ def test_a_walled_room_is_reached_the_long_way_round():
     dist = board.distances(a, walls)
     assert dist[a] == 0 and dist[b] == 3  # down, across, up
     assert board.distances(a, walls, through_walls=True)[b] == 1
+
+
+def test_the_spaces_around_the_centre_are_its_eight_neighbours_once_each():
+    # kills board.py:59 (a 0 in the offsets -> -1: the rooms north and south of the centre missing, the
+    # diagonals twice); the exit-any rule reads these, and the compiled core's tables are built from them
+    board = Board(SIZE, 4)
+    c = board.centre
+    assert c == cell(3, 3)
+    expected = [cell(x, y) for y in (2, 3, 4) for x in (2, 3, 4) if (x, y) != (3, 3)]
+    assert sorted(board.around) == expected
+    assert len(board.around) == len(set(board.around)) == 8
+
+
+def test_the_attack_log_splits_each_total_into_its_die_and_its_attack_power():
+    # kills rules.py:405 `{a - self.power[s]}` -> `{a + self.power[s]}` (the attacker's die shown as die + 2 power)
+    from .helpers import blank
+
+    s = blank()
+    s.power[0], s.power[1] = 2, 1
+    text = s._contest_text(1, 5 + 2, 4 + 1)
+    assert ": 5 + 2 = 7 against 4 + 1 = 5" in text, text
