@@ -18,6 +18,9 @@ for the shapes internal ids take:
 * a choice named by a bare index: an action or target label, or a panel value, that is words and a
   number alone (``move 17``, ``defend with summon 3``: cell 17 and summon 3 are ids, not names).
 
+Each shape is a numbered rule in docs/architecture.md, "How to add a game", "Label rules";
+a failure names the rule it broke and how to fix it (:data:`RULES`).
+
 The glyphs drawn on the board (a cell's label, a piece's text and badge, a node's
 label, the axes) are the names the board shows, not prose: they are where codes are
 explained, so they are not checked themselves.
@@ -130,16 +133,49 @@ def player_strings(game_id: str, variant: str, players: int, agent: str, seed: i
     return seen, names
 
 
-def jargon(text: str, names: set[str], choice: bool = False) -> list[str]:
-    """The internal ids in ``text`` (empty when a stranger can read it); ``choice``: ``text`` names a
-    choice or a thing (an action or target label, a panel value), where a bare number is an index."""
+#: The label rules (docs/architecture.md, "How to add a game", "Label rules"): each rule's name, and how to fix
+#: a string that breaks it.
+RULES = {
+    "code": ("1. a short code with a number that no board shows (P1, S14, m1)",
+             "write the name (\"Player 1\", \"summon 14\"), or show the code on the board (a piece's text, an axis)"),
+    "caps": ("2. capital letters that are not a word or a name the board shows (GGL, pay E)",
+             "write the word (\"pay 1 gold\", \"the east side\")"),
+    "snake": ("3. a snake_case identifier (trap_roll)", "write it in words (\"trap roll\")"),
+    "agent": ("4. an agent spec (ismcts, persona:mystic)", "use the agent's display name"),
+    "python": ("5. a Python value (None, True, ('move', 3))", "format the value for a player (\"-\", \"yes\", a label)"),
+    "bare": ("6. a choice named by words and a bare number (bid 4, move 17): the number reads as an index",
+             "say what the number is: \"bid the 4 card\", \"move 2 to square 5\", \"take 3 coins\""),
+}
+
+
+def breaches(text: str, names: set[str], choice: bool = False) -> list[tuple[str, str]]:
+    """``(what, rule)`` for every internal id in ``text``, ``rule`` a key of :data:`RULES`; ``choice``:
+    ``text`` names a choice or a thing (an action or target label, a panel value), where a bare number is an index."""
     upper = {n.upper() for n in names}
-    bad = [m for m in CODE.findall(text) if m.upper() not in upper]
-    bad += [m for m in CAPS.findall(text) if m not in WORDS and m.upper() not in upper]
-    bad += SNAKE.findall(text) + AGENT.findall(text) + PYTHON.findall(text)
+    bad = [(m, "code") for m in CODE.findall(text) if m.upper() not in upper]
+    bad += [(m, "caps") for m in CAPS.findall(text) if m not in WORDS and m.upper() not in upper]
+    bad += [(m, "snake") for m in SNAKE.findall(text)] + [(m, "agent") for m in AGENT.findall(text)]
+    bad += [(m, "python") for m in PYTHON.findall(text)]
     if choice and BARE.match(text):
-        bad.append(text)
+        bad.append((text, "bare"))
     return bad
+
+
+def jargon(text: str, names: set[str], choice: bool = False) -> list[str]:
+    """The internal ids in ``text`` (empty when a stranger can read it); see :func:`breaches`."""
+    return [what for what, _rule in breaches(text, names, choice)]
+
+
+def report(found: dict[tuple[str, str], str]) -> str:
+    """The failure message: each broken rule, how to fix it, and where (``found``: (rule, where: code) -> example)."""
+    lines = ["internal ids a stranger cannot read (the label rules: docs/architecture.md, \"How to add a game\", \"Label rules\"):"]
+    for rule in RULES:
+        hits = sorted((k[1], v) for k, v in found.items() if k[0] == rule)
+        if hits:
+            name, fix = RULES[rule]
+            lines.append(f"rule {name}\n  fix: {fix}")
+            lines += [f"  {where} in {example}" for where, example in hits[:20]]
+    return "\n".join(lines)
 
 
 def test_the_checker_finds_ids_and_spares_names():
@@ -157,11 +193,25 @@ def test_the_checker_finds_ids_and_spares_names():
 
 @pytest.mark.parametrize("game_id", sorted(BUILTIN))
 def test_no_internal_ids_in_what_players_read(game_id):
-    found: dict[str, str] = {}
+    found: dict[tuple[str, str], str] = {}
     for variant, players, agent in _configs(game_id):
         seen, names = player_strings(game_id, variant, players, agent)
         for where, strings in seen.items():
             for s in sorted(strings):
-                for code in jargon(s, names, where in CHOICES):
-                    found.setdefault(f"{where}: {code!r}", f"{s!r} ({variant}, {players} players, {agent})")
-    assert not found, "internal ids a stranger cannot read:\n" + "\n".join(f"  {k} in {v}" for k, v in sorted(found.items())[:60])
+                for code, rule in breaches(s, names, where in CHOICES):
+                    found.setdefault((rule, f"{where}: {code!r}"), f"{s!r} ({variant}, {players} players, {agent})")
+    assert not found, report(found)
+
+
+def test_the_failure_message_names_the_broken_rule_and_its_fix():
+    """Issue 46: the docs' own style (bid 4) and P1 in a panel failed with no word of which rule or how to fix it."""
+    found = {}
+    for where, text, choice in (("action label", "bid 4", True), ("scene rows", "P1 leads", False)):
+        for code, rule in breaches(text, set(), choice):
+            found[(rule, f"{where}: {code!r}")] = repr(text)
+    assert sorted(rule for rule, _ in found) == ["bare", "code"]
+    message = report(found)
+    assert "rule 6. a choice named by words and a bare number" in message and "bid the 4 card" in message
+    assert "rule 1. a short code with a number" in message and '"Player 1"' in message
+    assert "action label: 'bid 4' in 'bid 4'" in message and "scene rows: 'P1' in 'P1 leads'" in message
+    assert breaches("bid the 4 card", set(), True) == [] and breaches("Player 1 leads", set()) == []

@@ -152,6 +152,22 @@ def test_bots_and_terminal_scene():
     assert "Your bid" not in spectator and "made (secret)" in spectator
 
 
+def test_players_read_no_internal_ids_by_the_label_rules():
+    """tests/test_jargon.py's check on the worked example (issue 46: its "bid 4" broke label rule 6, a bare
+    number naming a choice): what a designer copies from it passes the shared jargon test."""
+    from tests.test_jargon import CHOICES, _configs, breaches, player_strings, report
+
+    found = {}
+    for variant, players, agent in _configs("goofspiel"):
+        seen, names = player_strings("goofspiel", variant, players, agent)
+        for where, strings in seen.items():
+            for s in strings:
+                found.update({(rule, f"{where}: {code!r}"): repr(s) for code, rule in breaches(s, names, where in CHOICES)})
+    assert not found, report(found)
+    state = make("goofspiel").new_state(1)
+    assert state.describe(("bid", 4)) == "bid the 4 card"
+
+
 def test_the_heuristic_beats_random():
     """Bidding by the prize's rank beats random bids: 100 games, at least 70 won (a fair
     coin wins 70 or more with probability 4e-5)."""

@@ -4,7 +4,7 @@ Run it at the root of a boardlab checkout (or pass ``--dir``).  It writes, from
 the templates in ``boardlab/cli/templates/newgame/`` (package data):
 
 * ``boardlab/games/<pkg>/``: ``__init__``, ``game``, ``rules``, ``view``,
-  ``features``, ``scene``, ``agents``, ``content`` and (unless ``--no-board``)
+  ``features``, ``properties`` (rule properties), ``scene``, ``agents``, ``content`` and (unless ``--no-board``)
   ``board``, plus ``data/track.json``: a tiny real game, a race along a track
   in which a lead shared by every token is a draw;
 * ``docs/rules/<id>.md`` (rules as implemented, an empty interpretation ledger,
@@ -35,6 +35,7 @@ from pathlib import Path
 import click
 
 from boardlab.engine import registry
+from boardlab.engine.files import atomic_write
 
 NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 BLOCK = re.compile(r"^\s*# \[(/?)(board|no-board)\]\s*$")
@@ -176,6 +177,30 @@ def render_concordance(root: Path, gid: str, pkg: str) -> bool:
     return True
 
 
+GAME_ID = re.compile(r"""^\s+id\s*=\s*["']([a-z0-9_-]+)["']""", re.M)
+
+
+def taken_by(root: Path, gid: str, pkg: str) -> str | None:
+    """Where ``gid`` (or its package ``pkg``) is already a game outside the registry: the worked example
+    (``examples/<pkg>/``) or a game class of the examples or the tests (``id = "<gid>"``), which the tests
+    register beside the built-in games; ``None`` when it is free."""
+    for folder in ("examples",):
+        if (root / folder / pkg).exists():
+            return f"{folder}/{pkg}/"
+    for folder in ("examples", "tests"):
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*.py")):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if gid in text and any(m.replace("_", "-") == gid for m in GAME_ID.findall(text)):
+                return f"a game in {path.relative_to(root).as_posix()}"
+    return None
+
+
 def scaffold(name: str, players: int = 2, board: bool = True, root: Path | str = ".") -> list[Path]:
     """Write the new game into the checkout at ``root``; return the files written or changed."""
     root = Path(root).resolve()
@@ -190,6 +215,9 @@ def scaffold(name: str, players: int = 2, board: bool = True, root: Path | str =
     reg_text = registry_py.read_text(encoding="utf-8")
     if gid in registry.game_ids() or f'"{gid}":' in reg_text:
         _fail(f"a game {gid!r} is already registered")
+    clash = taken_by(root, gid, pkg)
+    if clash:
+        _fail(f"the id {gid!r} is taken by {clash}: choose another name (the shared tests register both)")
     files = plan(root, subs, players, board)
     for folder in (root / "boardlab" / "games" / pkg, root / "tests" / pkg):
         if folder.exists():
@@ -203,16 +231,16 @@ def scaffold(name: str, players: int = 2, board: bool = True, root: Path | str =
         _fail("--no-board needs the optional board layer in pyproject.toml's game-package contract ('\"(board) : content\"')")
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    registry_py.write_text(new_reg, encoding="utf-8")
-    pyproject.write_text(new_py, encoding="utf-8")
+        atomic_write(path, text, "new game file")
+    atomic_write(registry_py, new_reg, "registry")  # each file whole or not at all
+    atomic_write(pyproject, new_py, "pyproject.toml")
     written = [*files, registry_py, pyproject]
     readme = root / "README.md"
     if readme.is_file():
         text = readme.read_text(encoding="utf-8")
         new = readme_edit(text, subs["__TITLE__"], gid, players)
         if new != text:
-            readme.write_text(new, encoding="utf-8")
+            atomic_write(readme, new, "README")
             written.append(readme)
     if render_concordance(root, gid, pkg):
         written.append(root / "docs" / "rules" / f"{gid}.md")
@@ -241,5 +269,24 @@ def command(name: str, players: int, board: bool, root: Path) -> None:
         if path not in seen:
             seen.add(path)
             click.echo(f"wrote {path.relative_to(base)}")
-    click.echo(f"next: boardlab play {gid}; python -m pytest tests/{names(name)['__PKG__']} tests/conformance; "
-               "lint-imports; python scripts/concordance.py")
+    for line in next_steps(gid, names(name)["__PKG__"]):
+        click.echo(line)
+
+
+def next_steps(gid: str, pkg: str) -> list[str]:
+    """The exact commands that check a new game fully, from the checkout's root (docs/architecture.md,
+    "How to add a game", "11. Check"): its own tests, every shared test that takes its cases from the
+    games (conformance, indistinguishability, jargon, terminal, web leaks, browser), the checks that
+    read the tree (concordance, worked example, README table, import contracts), then everything."""
+    shared = ("tests/conformance tests/test_indistinguishability.py tests/test_jargon.py "
+              "tests/cli/test_terminal_newcomer.py tests/web/test_leaks.py tests/web/test_browser.py "
+              "tests/web/test_browser_boards.py")
+    return [
+        f"next: check {gid} fully, from the checkout's root:",
+        f"  python -m pytest tests/{pkg}",
+        f"  python -m pytest {shared} -k {gid}",
+        "  python -m pytest tests/test_concordance.py tests/test_worked_example.py tests/test_readme_games.py",
+        "  lint-imports --no-cache && python scripts/concordance.py",
+        f"  python -m boardlab play {gid}",
+        "  bash scripts/test.sh  # the whole suite, last",
+    ]

@@ -487,10 +487,27 @@ def panel_width(panel: dict[str, Any]) -> int:
     """The width ``panel`` would like: its widest row or card line and its title, plus the border."""
     keys = [len(str(r[0])) for r in panel.get("rows") or () if isinstance(r, (list, tuple)) and r]
     vals = [cell_len(" ".join(str(x) for x in r[1:])) for r in panel.get("rows") or () if isinstance(r, (list, tuple)) and r]
+    cards = panel.get("cards") or ()
+    packed = "  ".join(_card_line(c) for c in cards if not c.get("face_down") and not c.get("text"))  # one line if it fits
     content = max((max(keys, default=0) + 1 + max(vals, default=0)) if keys else 0,
-                  max((cell_len(_card_line(c)) + 2 for c in panel.get("cards") or ()), default=0))
+                  max((cell_len(_card_line(c)) + 2 for c in cards), default=0), cell_len(packed) + 2 if packed else 0)
     title = len(str(panel.get("title") or "")) + (2 if panel.get("active") else 0) + 2
     return max(PANEL_MIN, min(PANEL_WIDTH, max(content, title) + 4))
+
+
+def _packed(names: list[str], inner: int) -> list[Text]:
+    """Card names side by side, two spaces apart, in lines of at most ``inner`` cells (a name is never
+    split): a hand of 13 numbered cards is one line, not 13 (issue 46)."""
+    lines: list[Text] = []
+    line = ""
+    for name in names:
+        if line and cell_len(line) + 2 + cell_len(name) > inner:
+            lines.append(Text(line, style="bold"))
+            line = ""
+        line = f"{line}  {name}" if line else name
+    if line:
+        lines.append(Text(line, style="bold"))
+    return lines
 
 
 def render_panel(panel: dict[str, Any], width: int = PANEL_WIDTH) -> RenderableType:
@@ -513,14 +530,20 @@ def render_panel(panel: dict[str, Any], width: int = PANEL_WIDTH) -> RenderableT
         for row in rows:
             grid.add_row(str(row[0]), " ".join(str(r) for r in row[1:]))
         parts.append(grid)
+    names: list[str] = []  # a run of cards that are a name alone (a hand of numbers): packed across the panel
     for card in panel.get("cards") or ():
+        if not card.get("face_down") and not card.get("text"):
+            names.append(str(card.get("name") or card.get("id") or "?"))
+            continue
+        parts.extend(_packed(names, inner))
+        names = []
         if card.get("face_down"):
             parts.append(Text("card (face down)", style="dim"))
             continue
         line = Text(str(card.get("name") or card.get("id") or "?"), style="bold")
-        if card.get("text"):
-            line.append(f": {card['text']}", style="")
+        line.append(f": {card['text']}", style="")
         parts.append(line)
+    parts.extend(_packed(names, inner))
     active = bool(panel.get("active"))
     title = str(panel.get("title") or "")
     if active:

@@ -1,8 +1,8 @@
 """The scene of a view (see ``boardlab/engine/scene.py``): no board, three panels.
 
-``boards`` is empty: the terminal draws the title, the panels, the status and
-the prompt; the browser draws a placeholder with the scene's ``title`` in
-large type and its ``status`` beneath.  Each panel card is clickable as
+``boards`` is empty: the terminal draws the title, the panels (a hand's cards
+packed side by side), the status and the prompt; the browser draws a slim title
+band and the panels beneath it in the table column.  Each panel card is clickable as
 ``card:<id>``; the acting seat's cards are its targets.
 """
 
@@ -32,7 +32,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
             "rows": rows,
             "cards": [{"id": f"p{s}-{c}", "name": str(c)} for c in v["hands"][s]],
         })
-    targets = [{"action": i, "clicks": [f"card:p{seat}-{a[1]}"], "label": f"bid {a[1]}"}
+    targets = [{"action": i, "clicks": [f"card:p{seat}-{a[1]}"], "label": f"bid the {a[1]} card"}
                for i, a in enumerate(actions)]
     if view["over"]:
         status = "Game over: " + ((view["results"] or {}).get("reason") or "finished")

@@ -48,7 +48,7 @@ class GoofspielView:
                 self.bids[other] = hand[rng.below(len(hand))]
 
     def describe(self, action: tuple) -> str:
-        return f"bid {action[1]}"
+        return f"bid the {action[1]} card"  # not "bid 4": a bare number reads as an index (label rule 6)
 
     def action_tags(self, action: tuple) -> tuple[str, ...]:
         return (f"card:{action[1]}",)

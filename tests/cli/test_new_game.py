@@ -83,7 +83,8 @@ def repo(tmp_path_factory):
 def test_writes_every_piece_and_the_two_one_line_edits(repo):
     pkg = repo / "boardlab" / "games" / PKG
     assert sorted(p.name for p in pkg.iterdir()) == sorted(
-        ["__init__.py", "agents.py", "board.py", "content.py", "data", "features.py", "game.py", "rules.py", "scene.py", "view.py"])
+        ["__init__.py", "agents.py", "board.py", "content.py", "data", "features.py", "game.py", "properties.py", "rules.py",
+         "scene.py", "view.py"])
     assert json.loads((pkg / "data" / "track.json").read_text()) == {"length": 12, "steps": [1, 2, 3]}
     assert not (repo / "boardlab" / "games" / FLAT_PKG / "board.py").exists()
     flat_scene = (repo / "boardlab" / "games" / FLAT_PKG / "scene.py").read_text()

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from boardlab.engine import make
 from boardlab.engine.registry import BUILTIN
 
 from .servers import call
@@ -141,7 +142,16 @@ def test_the_mana_wheel_is_captioned_in_words_and_shown_beside_the_labyrinth(ser
     assert not pages.errors, pages.errors
 
 
+def _has_board(game_id: str) -> bool:
+    """What the game declares: its opening scene has a board (a board-less game runs the card and hand checks)."""
+    game = make(game_id)
+    state = game.new_state(1)
+    return bool(game.scene(state.view(state.current_seat()), state.legal_actions()).get("boards"))
+
+
 ALL_GAMES = sorted(BUILTIN)  # every registered built-in game, a new one too
+BOARD_GAMES = [g for g in ALL_GAMES if _has_board(g)]
+CARD_GAMES = [g for g in ALL_GAMES if g not in BOARD_GAMES]
 SQUARES_JS = "els => els.map(e => e.dataset.square).filter(Boolean)"
 
 
@@ -160,7 +170,7 @@ def _advance(page, until, limit: int = 12) -> bool:
 
 
 @pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
-@pytest.mark.parametrize("game_id", ALL_GAMES)
+@pytest.mark.parametrize("game_id", BOARD_GAMES)
 def test_every_game_names_squares_as_its_actions_and_keeps_the_board_in_view_after_a_card_click(
         server, pages, game_id, width, height):  # noqa: F811
     """Issue 20, per game at desktop and phone widths: the board's square names (grid axes, or the
@@ -199,4 +209,34 @@ def test_every_game_names_squares_as_its_actions_and_keeps_the_board_in_view_aft
     page.wait_for_timeout(100)
     assert page.evaluate(IN_VIEW), f"{game_id}: the board left the view at {width}px after a card click"
     shot(page, f"card-click-{game_id}-{width}")
+    assert not pages.errors, pages.errors
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+@pytest.mark.parametrize("game_id", CARD_GAMES or [pytest.param("", marks=pytest.mark.skip(reason="every built-in game has a board"))])
+def test_a_board_less_game_shows_its_hands_in_the_table_column_and_a_card_click_acts(
+        server, pages, game_id, width, height):  # noqa: F811
+    """Issue 46: a game without a board gets no big empty placeholder (a slim title band), its panels (the hands)
+    sit in the table column at its full width rather than squeezed into the side column, and clicking a card
+    of the player's own hand takes that action."""
+    st, info = call(server.base, "GET", f"/api/games/{game_id}")
+    seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * (info["default_players"] - 1)
+    st, r = call(server.base, "POST", "/api/matches", {"game": game_id, "seats": seats, "seed": 1})
+    assert st == 201, r
+    page = pages.new(width=width, height=height)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector(".game-layout.no-board .table #panels .panel")
+    assert wait_turn(page, "mine") == "mine"
+    band = page.locator("svg.placeholder-board").bounding_box()
+    assert band is None or band["height"] <= 60, band  # not a big empty frame
+    mine = page.locator(".panel .card.can-click").first
+    assert mine.count(), f"{game_id}: no clickable card in the player's hand"
+    hand = page.locator(".panel", has=page.locator(".card.can-click")).first.bounding_box()
+    assert hand and hand["width"] >= 0.45 * width, hand  # not the side column (380px at 1280) but the table's width
+    before = int(page.evaluate("document.body.dataset.stateId || -1"))
+    mine.click()
+    if page.locator("#chooser:not([hidden]) .btn").count():
+        page.locator("#chooser .btn").first.click()
+    page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
+    shot(page, f"board-less-{game_id}-{width}")
     assert not pages.errors, pages.errors

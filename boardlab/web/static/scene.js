@@ -327,12 +327,24 @@
     return root;
   }
 
+  /* A game without a board: a slim band with the scene's title (the status bar above says the rest),
+     not a big empty frame; render() moves the panels (the hands) into the table column beneath it. */
   function drawPlaceholder(scene) {
-    const root = svg("svg", { class: "board placeholder-board", viewBox: "0 0 480 120", role: "img", "aria-label": "table" });
-    svg("rect", { x: 2, y: 2, width: 476, height: 116, rx: 14, class: "board-frame" }, root);
-    fitText(svg("text", { x: 240, y: 52, class: "placeholder-title" }, root), scene.title || "", 40);
-    fitText(svg("text", { x: 240, y: 82, class: "placeholder-sub" }, root), scene.status || "", 60);
+    const root = svg("svg", { class: "board placeholder-board", viewBox: "0 0 960 48", role: "img", "aria-label": scene.title || "table" });
+    svg("rect", { x: 2, y: 2, width: 956, height: 44, rx: 10, class: "board-frame" }, root);
+    fitText(svg("text", { x: 480, y: 32, class: "placeholder-title" }, root), scene.title || "", 70);
     return root;
+  }
+  /* Board-less: the panels sit in the table column, side by side (the hand at full width), and go back
+     to the side column under the actions when the scene has a board (the same element: listeners stay). */
+  function placePanels(parts, flat) {
+    const layout = parts.boards && parts.boards.closest(".game-layout");
+    if (!layout || !parts.panels) return;
+    layout.classList.toggle("no-board", flat);
+    const after = flat ? (parts.boards.nextElementSibling && parts.boards.nextElementSibling.id === "chooser" ? parts.boards.nextElementSibling : parts.boards)
+                       : layout.querySelector(".side .actions-box");
+    if (after && after.nextElementSibling !== parts.panels) after.after(parts.panels);
+    if (parts.legend && parts.panels.nextElementSibling !== parts.legend) parts.panels.after(parts.legend);
   }
 
   /* ---- panels (players, hands, decks) --------------------------------- */
@@ -657,7 +669,8 @@
         parts.boards.appendChild(wrap);
         placeBoard(wrap, b, sides);
       }
-      if (!boards.length) parts.boards.appendChild(h("figure", { class: "board-wrap" }, drawPlaceholder(scene)));
+      if (!boards.length) parts.boards.appendChild(h("figure", { class: "board-wrap slim" }, drawPlaceholder(scene)));
+      placePanels(parts, !boards.length);
       if (!parts.boards.dataset.keys) { parts.boards.addEventListener("keydown", onBoardKey); parts.boards.dataset.keys = "1"; }
     }
     if (parts.legend) {
