@@ -4,21 +4,36 @@ Both runs must use the same game, player count, seed and number of games, so
 game *i* of each run starts from the same seed: the comparison is paired,
 which removes most of the luck from the difference.
 
-* Win rates (per seat and per role): each game scores a seat 1 for a win, an
-  equal share for a draw (a finished game nobody won: half a point between two
-  players, ``1/players`` in general; a side scores ``1/sides``), else 0, as in
-  the verdict. The test is the exact sign test on the per-game score
-  differences (two-sided binomial on the games in which B scores more against
-  those in which A scores more): with no draws it is McNemar's exact test on
-  the discordant pairs. The difference is the mean paired score difference.
-* Truncation: McNemar's exact test (a truncated game is nobody's win and no
-  draw).
-* Length in turns and decisions: the mean paired difference with a
-  deterministic paired bootstrap; its p-value inverts the bootstrap.
-* Every measure is one family: Holm's correction runs across the seats, the
-  sides, truncation and both lengths together, and a length's interval is taken
-  at the level of the Holm step that decided it, so a verdict line and its
-  interval never disagree.
+One procedure per answer (issue 46), so a verdict, its p-value and its
+interval can never disagree:
+
+* Every difference (each seat's and side's win rate, truncation, the lengths in
+  turns and decisions, and the experience metrics: downtime, waiting while out,
+  decided at, kingmaking, lead changes) is the mean of the per-game paired
+  differences, B minus A, with one test and the interval that inverts it
+  (:func:`boardlab.stats.paired_difference`). When every game scores 0 or 1
+  (wins without draws, truncation, kingmaking), the test is the exact sign test
+  on the games that differ (McNemar's exact test) and the interval
+  Clopper-Pearson's for the share of those games B wins, scaled to the
+  difference; otherwise (draws scored as shares, lengths, experience) Student's
+  paired t-test and its t interval (``scipy.stats.ttest_rel`` and its
+  ``confidence_interval``). Either way the interval excludes zero exactly when
+  the test rejects at the interval's level. A win rate scores each game 1 for a
+  win, an equal share for a draw (a finished game nobody won: half a point
+  between two players, ``1/players`` in general; a side scores ``1/sides``),
+  else 0, as in the verdict; truncation scores 1 for a game stopped at the turn
+  cap.
+* Did the winner change? One omnibus test across all seats (:func:`winner_test`):
+  a paired permutation test that swaps A and B within games (exact when at
+  most 16 games differ). It is a test with no interval.
+* Every measure and the omnibus test are one family: Holm's correction runs
+  across all of them (:func:`boardlab.stats.holm_levels`), and each interval
+  is taken at the level of the Holm step that decided its test, and printed
+  with that level.
+
+The counts ``a_only`` and ``b_only`` (games in which A, B scores more) are kept
+for the words. :func:`sign_test` and :func:`paired_bootstrap` are kept for
+callers that want them; no comparison's verdict rests on them.
 """
 
 from __future__ import annotations
@@ -27,7 +42,7 @@ from typing import Any, Sequence
 
 from boardlab.engine.errors import BoardlabError
 from boardlab.engine.rng import Rng
-from boardlab.stats import binom_two_sided, holm, mcnemar_exact  # noqa: F401  (binom_two_sided re-exported)
+from boardlab.stats import binom_two_sided, holm, holm_levels, level_text, mcnemar_exact, paired_difference, paired_interval  # noqa: F401
 
 ALPHA = 0.05
 
@@ -129,21 +144,76 @@ def paired_bootstrap(a: Sequence[float], b: Sequence[float], resamples: int = 20
     }
 
 
+def paired(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+    """The paired difference ``b - a`` per game with one test and the interval that inverts it
+    (:func:`boardlab.stats.paired_difference`: the exact sign test with its Clopper-Pearson interval for 0/1 outcomes,
+    else the paired t-test with its t interval), at 95% here; :func:`correct` re-takes it at its Holm level.
+
+    >>> r = paired([0, 0, 1, 0, 1, 0], [1, 1, 1, 0, 1, 1])
+    >>> r["difference"], r["a_only"], r["b_only"], round(r["p_value"], 4), r["test"]
+    (0.5, 0, 3, 0.25, 'exact sign test')
+    """
+    a, b = [float(x) for x in a], [float(y) for y in b]
+    n = len(a)
+    r = paired_difference([y - x for x, y in zip(a, b)], ALPHA)
+    mean_a, mean_b = (sum(a) / n, sum(b) / n) if n else (0.0, 0.0)
+    return {"rate_a": mean_a, "rate_b": mean_b, "mean_a": mean_a, "mean_b": mean_b, "difference": r["mean"],
+            "a_only": r["a_only"], "b_only": r["b_only"], "n": n, "sd": r["sd"], "test": r["test"],
+            "p_value": r["p"], "ci_low": r["low"], "ci_high": r["high"], "alpha": ALPHA, "significant": r["p"] < ALPHA}
+
+
 def interval_at(r: dict[str, Any], alpha: float) -> tuple[float, float]:
-    """The percentile interval of a :func:`paired_bootstrap` result at level ``1 - alpha``."""
-    dist = r.get("distribution")
-    if dist is None:
-        return r["difference"], r["difference"]
+    """The interval of a :func:`paired` measure at level ``1 - alpha`` (its own test's inversion)."""
+    return paired_interval({**r, "mean": r["difference"]}, alpha)
+
+
+def winner_test(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]], resamples: int = 9999, seed: int = 0) -> dict[str, Any]:
+    """Did the distribution of winners change? One paired test across all seats.
+
+    ``a[i]`` and ``b[i]`` are every seat's points in game ``i`` with A and with B. Under "B changes nothing", A and
+    B are exchangeable within each game, so swapping them in any set of games (flipping the sign of that game's
+    vector of per-seat differences) is as likely as the games played. The statistic is the sum over seats of the
+    squared total difference; the p-value is the share of swaps at least as extreme: exact over every swap when at
+    most 16 games differ, else from ``resamples`` seeded random swaps (``(1 + hits) / (1 + resamples)``). A test with
+    no interval: its answer is "changed" or "not seen to change", at its Holm level.
+
+    >>> r = winner_test([[1, 0]] * 6, [[0, 1]] * 6)
+    >>> r["changed_games"], r["exact"], round(r["p_value"], 5)
+    (6, True, 0.03125)
+    """
     import numpy as np
 
-    lo, hi = np.percentile(np.asarray(dist), [100 * alpha / 2, 100 * (1 - alpha / 2)])
-    return float(lo), float(hi)
+    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    n = len(d)
+    if d.ndim != 2:
+        d = d.reshape(n, -1)
+    d = d[np.any(d != 0, axis=1)]
+    k = len(d)
+    out = {"n": n, "changed_games": k, "resamples": 0, "exact": True, "test": "paired permutation"}
+    if k == 0:
+        return {**out, "statistic": 0.0, "p_value": 1.0, "significant": False}
+    obs = float(np.sum(d.sum(axis=0) ** 2))
+    tol = 1e-9 * max(1.0, obs)
+    if k <= 16:
+        signs = ((np.arange(2 ** k)[:, None] >> np.arange(k)) & 1) * 2 - 1
+        stats = np.sum((signs @ d) ** 2, axis=1)
+        p = float(np.mean(stats >= obs - tol))
+    else:
+        rng = np.random.default_rng(seed)
+        hits, left = 0, resamples
+        while left:
+            m = min(left, 500)
+            signs = rng.integers(0, 2, size=(m, k), dtype=np.int8) * 2 - 1
+            hits += int(np.sum(np.sum((signs @ d) ** 2, axis=1) >= obs - tol))
+            left -= m
+        p = (1 + hits) / (1 + resamples)
+        out.update(resamples=resamples, exact=False)
+    return {**out, "statistic": obs, "p_value": min(1.0, p), "significant": p < ALPHA}
 
 
 def _with_interval(r: dict[str, Any], a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
-    boot = paired_bootstrap([float(x) for x in a], [float(y) for y in b])
-    r["ci_low"], r["ci_high"], r["distribution"] = boot["ci_low"], boot["ci_high"], boot["distribution"]
-    return r
+    """Kept for older callers: the :func:`paired` measure of ``a`` and ``b``."""
+    return {**r, **{k: v for k, v in paired(a, b).items() if k not in ("a_only", "b_only")}}
 
 
 def draw_rule(players: int) -> str:
@@ -152,23 +222,52 @@ def draw_rule(players: int) -> str:
     return f"a draw (a finished game nobody won) counts as {share} for every seat and an equal share for every side"
 
 
+#: The experience metrics a comparison states (docs/playtest.md "Experience"), as per-game values: name, unit, value.
+def _mean_over_seats(key: str) -> Any:
+    return lambda r: (sum(r[key]) / len(r[key])) if r.get(key) else None
+
+
+EXPERIENCE = (
+    ("downtime", "decisions", _mean_over_seats("downtime_mean")),
+    ("waiting while out", "turns", _mean_over_seats("waiting_out")),
+    ("decided at", "share of the turns", lambda r: r.get("decided_at")),
+    ("kingmaking", "share of games", lambda r: None if r.get("kingmaking") is None else float(r["kingmaking"] > 0)),
+    ("lead changes", "per game", lambda r: r.get("lead_changes")),
+)
+
+
+def _experience(pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Each experience metric both runs recorded, paired over the games where both have a value (decided at and
+    kingmaking need a winner); a metric measured in fewer than 2 paired games is left out."""
+    out = {}
+    for name, unit, value in EXPERIENCE:
+        both = [(value(a), value(b)) for a, b in pairs]
+        both = [(float(x), float(y)) for x, y in both if x is not None and y is not None]
+        if len(both) >= 2:
+            out[name] = {**paired([x for x, _ in both], [y for _, y in both]), "unit": unit}
+    return out
+
+
 def measures(result: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """Every measure a comparison states, named: the seats, the sides, truncation and both lengths."""
-    out = [(f"seat {s} win rate", r) for s, r in enumerate(result["win_by_seat"])]
+    """Every answer a comparison states, named: the omnibus winner test, the seats, the sides, truncation, both
+    lengths and the experience metrics. One Holm family."""
+    out = [("winner distribution", result["winners"])] if "winners" in result else []
+    out += [(f"seat {s} win rate", r) for s, r in enumerate(result["win_by_seat"])]
     out += [(f"{role} win rate", r) for role, r in result["win_by_role"].items() if not role.startswith("seat ")]
-    return out + [("truncated", result["truncated"]), ("mean turns", result["turns"]), ("mean decisions", result["decisions"])]
+    out += [("truncated", result["truncated"]), ("mean turns", result["turns"]), ("mean decisions", result["decisions"])]
+    return out + [(f"mean {name}" if name != "kingmaking" else name, r) for name, r in (result.get("experience") or {}).items()]
 
 
 def correct(family: list[dict[str, Any]]) -> None:
-    """Holm's correction across ``family`` (measures of one or several comparisons); then each measure's interval is
-    its paired bootstrap's at the level of the Holm step that decided it, and a measure is significant only when
-    the test rejects and that interval excludes zero, so a verdict line never disagrees with its interval."""
-    _holm_adjust(family)
-    for r in family:
-        if "distribution" in r:
-            r["ci_low"], r["ci_high"] = interval_at(r, r["alpha"])
-            r["significant"] = r["significant"] and (r["ci_low"] > 0 or r["ci_high"] < 0)
-            del r["distribution"]
+    """Holm's correction across ``family`` (answers of one or several comparisons): each gets ``p_holm``, ``alpha``
+    (the level of the Holm step that decided it) and ``significant`` (rejected at that step); each interval is then
+    re-taken at ``alpha`` by the test's own inversion, so it excludes zero exactly when the answer is significant."""
+    reject, adjusted, levels = holm_levels([r["p_value"] for r in family], ALPHA)
+    for r, rej, p, level in zip(family, reject, adjusted, levels):
+        r["p_holm"], r["alpha"], r["significant"] = p, level, bool(rej)
+        if "test" in r and r["test"] != "paired permutation":
+            r["ci_low"], r["ci_high"] = interval_at(r, level)
+        r.pop("distribution", None)
 
 
 def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, Any]], adjust: bool = True) -> dict[str, Any]:
@@ -184,25 +283,23 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
         raise BoardlabError(f"the two runs have different player counts ({players} and {rows_b[0]['players']})")
     seats = []
     for s in range(players):
-        xa, xb = [seat_points(a, s, players) for a, _ in pairs], [seat_points(b, s, players) for _, b in pairs]
-        seats.append(_with_interval(sign_test(xa, xb), xa, xb))
+        seats.append(paired([seat_points(a, s, players) for a, _ in pairs], [seat_points(b, s, players) for _, b in pairs]))
     roles = sorted({role for a, b in pairs for role in (*a["roles"], *b["roles"])})
-    by_role = {}
-    for role in roles:
-        xa, xb = [role_points(a, role) for a, _ in pairs], [role_points(b, role) for _, b in pairs]
-        by_role[role] = _with_interval(sign_test(xa, xb), xa, xb)
+    by_role = {role: paired([role_points(a, role) for a, _ in pairs], [role_points(b, role) for _, b in pairs]) for role in roles}
     n = len(pairs)
     result = {
         "paired_games": n,
         # descriptive, not a test of the family: a change in draws shows in the win rates as half points
         "drawn": {"count_a": sum(drawn(a) for a, _ in pairs), "count_b": sum(drawn(b) for _, b in pairs),
                   "rate_a": sum(drawn(a) for a, _ in pairs) / n, "rate_b": sum(drawn(b) for _, b in pairs) / n},
+        "winners": winner_test([[seat_points(a, s, players) for s in range(players)] for a, _ in pairs],
+                               [[seat_points(b, s, players) for s in range(players)] for _, b in pairs]),
         "win_by_seat": seats,
         "win_by_role": by_role,
-        "truncated": _with_interval(mcnemar([a["truncated"] for a, _ in pairs], [b["truncated"] for _, b in pairs]),
-                                    [a["truncated"] for a, _ in pairs], [b["truncated"] for _, b in pairs]),
-        "turns": paired_bootstrap([a["turns"] for a, _ in pairs], [b["turns"] for _, b in pairs]),
-        "decisions": paired_bootstrap([a["decisions"] for a, _ in pairs], [b["decisions"] for _, b in pairs]),
+        "truncated": paired([float(a["truncated"]) for a, _ in pairs], [float(b["truncated"]) for _, b in pairs]),
+        "turns": paired([a["turns"] for a, _ in pairs], [b["turns"] for _, b in pairs]),
+        "decisions": paired([a["decisions"] for a, _ in pairs], [b["decisions"] for _, b in pairs]),
+        "experience": _experience(pairs),
     }
     if adjust:
         family = [r for _, r in measures(result)]
@@ -212,9 +309,9 @@ def compare_rows(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, An
 
 
 def compare_many(base: tuple[str, Sequence[dict[str, Any]]], others: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> dict[str, Any]:
-    """Each of several runs against one base run, paired by seed, with Holm's correction across every measure of
-    every comparison as one family. ``table`` lists every (variant, measure) sorted by effect: win rates by the
-    absolute difference in points first, then truncation and the lengths."""
+    """Each of several runs against one base run, paired by seed, with Holm's correction across every answer of
+    every comparison as one family. ``table`` lists every (variant, measure) sorted by effect: the omnibus winner
+    tests first, then win rates by the absolute difference in points, then truncation, the lengths and experience."""
     comparisons = [(label, compare_rows(base[1], rows, adjust=False)) for label, rows in others]
     family = [r for _, res in comparisons for _, r in measures(res)]
     correct(family)
@@ -223,28 +320,51 @@ def compare_many(base: tuple[str, Sequence[dict[str, Any]]], others: Sequence[tu
         res["family"] = len(family)
         for name, r in measures(res):
             table.append({"variant": label, "measure": name, **r})
-    kind = {True: 0, False: 1}
-    table.sort(key=lambda t: (kind[t["measure"].endswith("win rate")], -abs(t["difference"]), t["variant"], t["measure"]))
+
+    def kind(t: dict[str, Any]) -> int:
+        return 0 if t["measure"] == "winner distribution" else (1 if t["measure"].endswith("win rate") else 2)
+
+    table.sort(key=lambda t: (kind(t), -abs(t.get("difference", 0.0)), t["variant"], t["measure"]))
     return {"base": base[0], "family": len(family), "comparisons": dict(comparisons), "table": table}
 
 
+def _is_rate(measure: str) -> bool:
+    return measure.endswith("win rate") or measure in ("truncated", "kingmaking")
+
+
+def difference_text(name: str, r: dict[str, Any], digits: int = 1) -> str:
+    """A measure's difference with its interval and the interval's level: ``+3.0 pts [-1.2, +7.2] (98.33% interval)``;
+    the omnibus winner test has no interval."""
+    if "changed_games" in r:
+        return f"{r['changed_games']} games changed who scored (a test, no interval)"
+    level = level_text(r.get("alpha", ALPHA))
+    if _is_rate(name):
+        return f"{100 * r['difference']:+.{digits}f} pts [{100 * r['ci_low']:+.{digits}f}, {100 * r['ci_high']:+.{digits}f}] ({level})"
+    return f"{r['difference']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] ({level})"
+
+
+PROCEDURES = ("Every difference is the mean paired difference (B minus A) with one test and the interval that inverts it: "
+              "the exact sign test (McNemar's) with Clopper-Pearson's interval when every game scores 0 or 1, else "
+              "Student's paired t-test with its t interval; the winner distribution is one paired permutation test across "
+              "all seats (a test, no interval).")
+
+
 def markdown_many(result: dict[str, Any]) -> str:
-    """The :func:`compare_many` table as Markdown."""
+    """The :func:`compare_many` table as Markdown; every interval is labelled with its level."""
     lines = [f"# Variants against {result['base']}", "",
-             f"Paired games (same seeds). In every win rate {_draw_rule_of(result)}; its p-value is the exact sign test on the"
-             f" per-game score differences (McNemar's when no game is drawn). Holm's correction runs across all {result['family']}"
-             " measures of every comparison; each interval is at the level of the Holm step that decided it. Sorted by effect.", "",
-             "| variant | measure | base | variant | difference [CI] | p (Holm) | significant |", "| --- | --- | --- | --- | --- | --- | --- |"]
+             f"Paired games (same seeds). In every win rate {_draw_rule_of(result)}. {PROCEDURES} Holm's correction runs"
+             f" across all {result['family']} answers of every comparison; each interval is at the level of the Holm step that"
+             " decided it (printed beside it), so it excludes zero exactly when the answer is significant. Sorted by effect.", "",
+             "| variant | measure | base | variant | difference, interval (level) | p (Holm) | significant |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for t in result["table"]:
-        rate = t["measure"].endswith("win rate") or t["measure"] == "truncated"
-        if rate:
+        if "changed_games" in t:
+            a = b = ""
+        elif _is_rate(t["measure"]):
             a, b = f"{100 * t['rate_a']:.1f}%", f"{100 * t['rate_b']:.1f}%"
-            d = f"{100 * t['difference']:+.1f} pts [{100 * t['ci_low']:+.1f}, {100 * t['ci_high']:+.1f}]"
         else:
-            a, b = f"{t['mean_a']:.1f}", f"{t['mean_b']:.1f}"
-            d = f"{t['difference']:+.2f} [{t['ci_low']:+.2f}, {t['ci_high']:+.2f}]"
-        lines.append(f"| {t['variant']} | {t['measure']} | {a} | {b} | {d} | {t.get('p_holm', t['p_value']):.3g} | "
-                     f"{'**yes**' if t['significant'] else 'no'} |")
+            a, b = f"{t['mean_a']:.2f}", f"{t['mean_b']:.2f}"
+        lines.append(f"| {t['variant']} | {t['measure']} | {a} | {b} | {difference_text(t['measure'], t)} | "
+                     f"{t.get('p_holm', t['p_value']):.3g} | {'**yes**' if t['significant'] else 'no'} |")
     return "\n".join(lines) + "\n"
 
 
@@ -274,33 +394,24 @@ def forest_plot(result: dict[str, Any], path: Any) -> Any:
     ax.set_yticks(ys, [f"{t['variant']}: {t['measure']}{' *' if t['significant'] else ''}" for t in items])
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel(f"variant - {result['base']}, percentage points, a draw half a point\n(Holm-level paired bootstrap CI; * significant)")
+    ax.set_xlabel(f"variant - {result['base']}, percentage points, a draw half a point\n(each answer's interval at its Holm level; * significant)")
     ax.set_title("Every variant against the base")
-    path = Path(path)
-    path.write_text(_fig_svg(fig), encoding="utf-8")
-    return path
+    from boardlab.engine.files import atomic_write
+
+    return atomic_write(Path(path), _fig_svg(fig), "forest plot", error=BoardlabError)
 
 
 def _holm_adjust(results: list[dict[str, Any]]) -> None:
-    """Holm's correction across one family of tests (every measure a comparison states: seats, sides, truncation
-    and length): adds ``p_holm`` and ``alpha`` (the level of the Holm step that decided the test) and makes
-    ``significant`` mean significant after the correction."""
-    reject, adjusted = holm([r["p_value"] for r in results], alpha=ALPHA)
-    order = sorted(range(len(results)), key=lambda i: results[i]["p_value"])
-    m = len(results)
-    stop = None
-    for step, i in enumerate(order):
-        level = ALPHA / (m - step)
-        if stop is None and not reject[i]:
-            stop = level
-        results[i]["alpha"] = level if stop is None else stop
-    for r, rej, p in zip(results, reject, adjusted):
-        r["p_holm"] = p
-        r["significant"] = rej
+    """Holm's correction across one family of tests: adds ``p_holm`` and ``alpha`` (the level of the Holm step that
+    decided the test) and makes ``significant`` mean significant after the correction (:func:`correct` without
+    re-taking the intervals)."""
+    reject, adjusted, levels = holm_levels([r["p_value"] for r in results], ALPHA)
+    for r, rej, p, level in zip(results, reject, adjusted, levels):
+        r["p_holm"], r["alpha"], r["significant"] = p, level, bool(rej)
 
 
 def markdown_comparison(label_a: str, label_b: str, result: dict[str, Any]) -> str:
-    """A Markdown table of a comparison; significant rows are marked."""
+    """A Markdown table of a comparison: every answer with its interval (labelled with its level) and its Holm p."""
 
     def mark(sig: bool) -> str:
         return "**yes**" if sig else "no"
@@ -308,27 +419,25 @@ def markdown_comparison(label_a: str, label_b: str, result: dict[str, Any]) -> s
     lines = [
         f"# Comparison: A = {label_a}, B = {label_b}",
         "",
-        f"{result['paired_games']} paired games (same seeds). In every win rate {draw_rule(len(result['win_by_seat']))};"
-        f" its p-value is the exact sign test on the per-game score differences (McNemar's exact test when no game is drawn)."
-        f" Truncation p-values are McNemar's exact test, length p-values invert the paired bootstrap; 'significant' is"
-        f" after Holm's correction across all {result.get('family', '')} measures of this table as one family.",
+        f"{result['paired_games']} paired games (same seeds). In every win rate {draw_rule(len(result['win_by_seat']))}."
+        f" {PROCEDURES} 'significant' is after Holm's correction across all {result.get('family', '')} answers of this table"
+        " as one family, and each interval is at the level of the Holm step that decided it, so it excludes zero exactly"
+        " when the answer is significant.",
         "",
         f"Drawn: {_drawn_words(result)}.",
         "",
-        "| measure | A | B | B - A [95% CI] | p / 95% CI | significant |",
+        "| measure | A | B | B - A, interval (level) | p (Holm) | significant |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for s, r in enumerate(result["win_by_seat"]):
-        lines.append(f"| seat {s} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts [{100 * r.get('ci_low', 0):+.1f}, {100 * r.get('ci_high', 0):+.1f}] | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) | {mark(r['significant'])} |")
-    for role, r in result["win_by_role"].items():
-        if role.startswith("seat "):
-            continue
-        lines.append(f"| {role} win rate | {100 * r['rate_a']:.1f}% | {100 * r['rate_b']:.1f}% | {100 * r['difference']:+.1f} pts [{100 * r.get('ci_low', 0):+.1f}, {100 * r.get('ci_high', 0):+.1f}] | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) | {mark(r['significant'])} |")
-    t = result["truncated"]
-    lines.append(f"| truncated | {100 * t['rate_a']:.1f}% | {100 * t['rate_b']:.1f}% | {100 * t['difference']:+.1f} pts | p={t['p_value']:.3g} (Holm {t.get('p_holm', t['p_value']):.3g}) | {mark(t['significant'])} |")
-    for key in ("turns", "decisions"):
-        r = result[key]
-        lines.append(f"| mean {key} | {r['mean_a']:.1f} | {r['mean_b']:.1f} | {r['difference']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] | p={r.get('p_value', 1):.3g} (Holm {r.get('p_holm', r.get('p_value', 1)):.3g}) | {mark(r['significant'])} |")
+    for name, r in measures(result):
+        if "changed_games" in r:
+            a = b = ""
+        elif _is_rate(name):
+            a, b = f"{100 * r['rate_a']:.1f}%", f"{100 * r['rate_b']:.1f}%"
+        else:
+            a, b = f"{r['mean_a']:.2f}", f"{r['mean_b']:.2f}"
+        lines.append(f"| {name} | {a} | {b} | {difference_text(name, r)} | p={r['p_value']:.3g} (Holm {r.get('p_holm', r['p_value']):.3g}) "
+                     f"| {mark(r['significant'])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -339,12 +448,13 @@ def _drawn_words(result: dict[str, Any]) -> str:
 
 
 def comparison_verdict(label_a: str, label_b: str, result: dict[str, Any]) -> list[str]:
-    """Plain sentences: each difference that survives Holm's correction, with its interval; else that none is seen.
-    A draw counts as an equal share for every seat (half a point between two players), and the verdict says so
-    whenever either run has a draw."""
+    """Plain sentences: whether the winners changed, each difference that survives Holm's correction with its
+    interval (labelled with its level); else what the games could not rule out. A draw counts as an equal share for
+    every seat (half a point between two players), and the verdict says so whenever either run has a draw."""
     lines = []
     n = result["paired_games"]
     players = len(result["win_by_seat"])
+    family = result.get("family", "")
     d = result.get("drawn") or {"count_a": 0, "count_b": 0}
     rows = [(f"Seat {s}", r) for s, r in enumerate(result["win_by_seat"])]
     rows += [(f"The {role} side", r) for role, r in result["win_by_role"].items() if not role.startswith("seat ")]
@@ -355,34 +465,61 @@ def comparison_verdict(label_a: str, label_b: str, result: dict[str, Any]) -> li
     elif d["count_a"] or d["count_b"]:
         lines.append(f"{100 * d['count_a'] / n:.0f}% of games were drawn with A and {100 * d['count_b'] / n:.0f}% with B; "
                      f"{draw_rule(players)}, so the rates below are scores, not wins alone.")
+    w = result.get("winners")
+    if w is not None and w["changed_games"]:  # no game changed: the line below says every seat scored the same
+        how = "exact over every swap" if w["exact"] else f"{w['resamples']:,} random swaps"
+        if w["significant"]:
+            lines.append(f"The winners changed: who scores differs between A and B in {w['changed_games']} of {n} games, more than "
+                         f"swapping A and B within games gives by chance (paired permutation test across all seats, {how}; "
+                         f"p = {w['p_holm']:.2g} after Holm's correction across the {family} answers).")
+        else:
+            lines.append(f"The distribution of winners is not seen to change: who scores differs in {w['changed_games']} of {n} "
+                         f"games, no more than swapping A and B within games gives by chance (paired permutation test across all "
+                         f"seats, {how}; p = {w['p_holm']:.2g} after Holm's correction across the {family} answers).")
     verb = "scores" if d["count_a"] or d["count_b"] else "wins"
     for name, r in rows:
         if r["significant"]:
             more = "more" if r["difference"] > 0 else "less"
             lines.append(f"{name} {verb} {100 * r['rate_b']:.0f}% with B against {100 * r['rate_a']:.0f}% with A: "
                          f"{100 * abs(r['difference']):.0f} points {more} often [{100 * r['ci_low']:+.0f}, {100 * r['ci_high']:+.0f}] "
-                         f"({'sign test' if verb == 'scores' else 'McNemar'} p = {r.get('p_holm', r['p_value']):.2g} after Holm's correction across the {result.get('family', '')} measures).")
+                         f"({level_text(r['alpha'])}; {r['test']} p = {r['p_holm']:.2g} after Holm's correction across the "
+                         f"{family} answers).")
     if not any(r["significant"] for _, r in rows) and not (d["count_a"] == n and d["count_b"] == n):
-        widest = max((max(abs(r.get("ci_low", 0)), abs(r.get("ci_high", 0))) for _, r in rows), default=0.0)
         if all(r["a_only"] == r["b_only"] == 0 for _, r in rows):
             lines.append(f"No win rate differs between A and B: every seat and side scored the same with A as with B "
                          f"in each of the {n} paired games.")
         else:
+            widest = max(rows, key=lambda nr: max(abs(nr[1]["ci_low"]), abs(nr[1]["ci_high"])))[1]
             lines.append(f"No win rate differs between A and B beyond chance over {n} paired games (after Holm's correction); "
-                         f"differences up to about {100 * widest:.0f} points cannot be ruled out.")
+                         f"these games cannot rule out differences up to about {100 * max(abs(widest['ci_low']), abs(widest['ci_high'])):.0f} "
+                         f"points either way (the widest {level_text(widest['alpha'])}).")
     t = result["truncated"]
     if t["significant"]:
         lines.append(f"B hits the turn cap in {100 * t['rate_b']:.0f}% of games against {100 * t['rate_a']:.0f}% with A "
-                     f"(p = {t.get('p_holm', t['p_value']):.2g} after Holm).")
+                     f"[{100 * t['ci_low']:+.0f}, {100 * t['ci_high']:+.0f}] points ({level_text(t['alpha'])}; "
+                     f"p = {t['p_holm']:.2g} after Holm).")
     r = result["turns"]
     if r["significant"]:
         lines.append(f"Games are {abs(r['difference']):.1f} turns {'longer' if r['difference'] > 0 else 'shorter'} with B "
-                     f"[{r['ci_low']:+.1f}, {r['ci_high']:+.1f}] ({r['mean_b']:.1f} against {r['mean_a']:.1f}; "
-                     f"p = {r.get('p_holm', r.get('p_value', 1)):.2g} after Holm).")
+                     f"[{r['ci_low']:+.1f}, {r['ci_high']:+.1f}] ({level_text(r['alpha'])}; {r['mean_b']:.1f} against {r['mean_a']:.1f}; "
+                     f"p = {r['p_holm']:.2g} after Holm).")
     else:
         lines.append(f"Game length does not differ beyond chance ({r['mean_a']:.1f} turns with A, {r['mean_b']:.1f} with B, "
-                     f"difference [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}] after Holm's correction across the "
-                     f"{result.get('family', '')} measures).")
+                     f"difference [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}], {level_text(r['alpha'])} after Holm's correction "
+                     f"across the {family} answers).")
+    exp = result.get("experience") or {}
+    changed = [(k, e) for k, e in exp.items() if e["significant"]]
+    for k, e in changed:
+        if k == "kingmaking":
+            what = (f"Kingmaking happens in {100 * e['rate_b']:.0f}% of games with B against {100 * e['rate_a']:.0f}% with A "
+                    f"[{100 * e['ci_low']:+.0f}, {100 * e['ci_high']:+.0f}] points")
+        else:
+            what = (f"Mean {k} is {e['mean_b']:.2f} with B against {e['mean_a']:.2f} with A ({e['unit']}): "
+                    f"{e['difference']:+.2f} [{e['ci_low']:+.2f}, {e['ci_high']:+.2f}]")
+        lines.append(f"{what} ({level_text(e['alpha'])}; p = {e['p_holm']:.2g} after Holm).")
+    if exp and not changed:
+        lines.append(f"No experience metric ({', '.join(exp)}) differs between A and B beyond chance (after Holm's correction; "
+                     "the table gives each with its interval).")
     return lines
 
 
@@ -411,7 +548,8 @@ def html_comparison(label_a: str, label_b: str, result: dict[str, Any], path: An
     ax.set_yticks(ys, [k + (" *" if r["significant"] else "") for k, r in items])
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("B - A, percentage points, a draw half a point (paired bootstrap CI; * significant after Holm)")
+    ax.set_xlabel("B - A, percentage points, a draw half a point (each answer's interval at its Holm level;\n"
+                  "* significant after Holm)")
     ax.set_title("What changes from A to B")
     svg = _fig_svg(fig)
     verdict = "".join(f"<li>{html.escape(v)}</li>" for v in comparison_verdict(label_a, label_b, result))
@@ -430,6 +568,6 @@ td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }}
 <section id="table">{table}</section>
 </body></html>
 """
-    path = Path(path)
-    path.write_text(page, encoding="utf-8")
-    return path
+    from boardlab.engine.files import atomic_write
+
+    return atomic_write(Path(path), page, "HTML comparison", error=BoardlabError)

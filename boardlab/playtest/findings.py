@@ -14,7 +14,9 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from boardlab.engine.errors import InvalidOptionError
+from boardlab.engine.errors import BoardlabError, InvalidOptionError
+from boardlab.engine.files import atomic_write
+from boardlab.stats import level_text
 
 from . import power
 
@@ -48,7 +50,7 @@ def family_line(claims: list[dict[str, Any]], noun: str) -> str:
         if c["claimed"]:
             side = "favoured" if c["rate"] > c["fair"] else "disadvantaged"
             who = c["label"][0].lower() + c["label"][1:] + (f", who {c['first']}," if c.get("first") else "")
-            parts.append(f"{who} wins {pct(c['rate'])} [{pct(c['lo'])}, {pct(c['hi'])}] against a fair {pct(c['fair'])}: "
+            parts.append(f"{who} wins {pct(c['rate'])} [{pct(c['lo'])}, {pct(c['hi'])}] ({level_text(c['alpha'])}) against a fair {pct(c['fair'])}: "
                          f"**{side}** (p = {c['p_holm']:.2g} after Holm)")
     quiet = [c for c in claims if not c["claimed"] and not c.get("first_player")]
     if quiet:
@@ -58,12 +60,13 @@ def family_line(claims: list[dict[str, Any]], noun: str) -> str:
         note = f" ({firsts[0]['label'][0].lower() + firsts[0]['label'][1:]} {firsts[0]['first']})" if firsts else ""
         other = "no other" if len(quiet) < len([c for c in claims if not c.get("first_player")]) else "no"
         parts.append(f"{other} {noun} wins more or less than a fair {pct(c0['fair'])} beyond chance{note}: "
-                     f"not shown, the run could see an edge of {100 * widest:.1f} points or more"
+                     f"not shown, these games cannot see an edge smaller than {100 * widest:.1f} points either way"
                      + would_see(widest, lambda e: power.games_to_see_share(e, c0["fair"], c0["alpha"])))
     for c in claims:
         if c.get("first_player") and not c["claimed"]:
-            parts.append(f"the first player wins {pct(c['rate'])} [{pct(c['lo'])}, {pct(c['hi'])}] against a fair {pct(c['fair'])}: "
-                         f"no first-player edge larger than {100 * c['detectable']:.1f} points can be seen in {c['n']:,} games"
+            parts.append(f"the first player wins {pct(c['rate'])} [{pct(c['lo'])}, {pct(c['hi'])}] ({level_text(c['alpha'])}) against a fair "
+                         f"{pct(c['fair'])}: no edge beyond chance; these {c['n']:,} games cannot see a first-player edge smaller than "
+                         f"{100 * c['detectable']:.1f} points either way"
                          + would_see(c["detectable"], lambda e: power.games_to_see_share(e, c["fair"], c["alpha"])))
     return (f"- balance ({m} claims, one Holm family; intervals at each claim's Holm level, 80% power): "
             + "; ".join(parts))
@@ -172,5 +175,5 @@ def write(page: str | Path, doc: dict[str, Any], command: str | None = None) -> 
     replace_block(text, "", str(page))  # check the markers before reading any run
     runs = {r["folder"]: [g for g in RunDir(r["folder"]).read_results() if g["index"] < r["games"]] for r in doc["runs"]}
     command = command or f"boardlab study {doc['study']} --findings {page.as_posix()}"
-    page.write_text(replace_block(text, block(doc, runs, command), str(page)), encoding="utf-8")
+    atomic_write(page, replace_block(text, block(doc, runs, command), str(page)), "findings page", error=BoardlabError)
     return page

@@ -46,6 +46,8 @@ from typing import Any, Callable, Sequence
 
 from boardlab.engine.rng import derive_seed
 
+from .sections import NOT_MEASURED, luck_lines  # noqa: F401  (NOT_MEASURED re-exported)
+
 #: Salt of the luck games' seeds (``derive_seed(run_seed, SALT, matchup, i)``): never a run's own game seed.
 SALT = 0x10C4
 #: The dice units' matchup number in :func:`seeds` (the score-rate games use 0 and 1).
@@ -58,8 +60,6 @@ BOOT_SEED = 34
 MATCHUPS = ("heuristic-random", "search-heuristic")
 #: Bump when the measurement changes, so a saved ``luck.json`` is not reused for another method.
 VERSION = 1
-
-NOT_MEASURED = "- luck against skill: not measured (add --luck-games N)"
 
 
 # --- playing ---------------------------------------------------------------------------------------------------
@@ -125,10 +125,9 @@ def _run(config: dict[str, Any], tasks: list[tuple[list[str], int, int]], jobs: 
             if progress:
                 progress(len(ch[1]))
         return out
-    import multiprocessing as mp
+    from boardlab.agents.runner import worker_pool
 
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         for part in pool.imap(_play_tasks, chunks):
             out.extend(part)
             if progress:
@@ -323,46 +322,7 @@ def _dice(cfg: dict[str, Any], strong: str, weak: str, n: int, units: int, run_s
 # --- the report ------------------------------------------------------------------------------------------------
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def lines(doc: dict[str, Any] | None) -> list[str]:
-    """The Experience section's luck-against-skill bullets (formulas in docs/playtest.md "Luck against skill")."""
-    if not doc:
-        return [NOT_MEASURED]
-    if not doc.get("matchups"):
-        return [f"- luck against skill: not measured ({doc.get('reason', 'no games')})"]
-    n = doc["players"]
-    sides = any(m.get("sides") for m in doc["matchups"])
-    unit = "the strong seat's side's points (a side's win 1, a draw 1/sides)" if sides else f"the strong seat's points (a win 1, a draw 1/{n})"
-    how = ("one strong seat against weak ones" if n > 2 else "strong against weak") + ", the strong seat rotated over the seats"
-    out = [f"- luck against skill ({n} players, {how}; {unit} per game, Wilson 95% intervals):"]
-    names = {"heuristic-random": "heuristic against random", "search-heuristic": f"search (`{doc['search']}`) against the heuristic"}
-    for m in doc["matchups"]:
-        if not m["games"]:
-            out.append(f"  - {names.get(m['id'], m['id'])}: not played (0 games asked for)")
-            continue
-        trunc = f"; {m['truncated']} truncated (0 points)" if m.get("truncated") else ""
-        table = (f" (the skill check's table, arena: {doc['search_evidence']})"
-                 if m["id"] == "search-heuristic" and doc.get("search_evidence") else "")
-        out.append(f"  - {names.get(m['id'], m['id'])}: {_pct(m['rate'])} [{_pct(m['ci_low'])}, {_pct(m['ci_high'])}] "
-                   f"of {m['games']} games, against a fair share of {_pct(m['fair'])}{trunc}{table}")
-    d = doc.get("dice") or {}
-    if d.get("status") == "measured":
-        c, a, x, t = d["chance"], d["decisions"], d["interaction"], d["chance_total"]
-        f = lambda s: f"{_pct(s['estimate'])} [{_pct(s['ci_low'])}, {_pct(s['ci_high'])}]"  # noqa: E731
-        out.append(f"  - dice share of outcomes (heuristic against random, {d['units']} units of three games on common "
-                   f"random numbers; bootstrap 95% intervals): the chance stream alone explains {f(c)} of the outcome's "
-                   f"variance, the agents' choices alone {f(a)}, their interaction {f(x)} (chance takes part in at most {f(t)})")
-    elif d.get("status") == "none":
-        out.append("  - dice share of outcomes: 0 by construction (the game has no chance)")
-    else:
-        out.append(f"  - dice share of outcomes: {d.get('status', 'not measured')}: {d.get('reason', '')}")
-    return out
-
-
-# --- the CLI ---------------------------------------------------------------------------------------------------
+lines = luck_lines  # the Experience section's luck bullets (formatted in .sections)
 
 
 def _fresh(doc: dict[str, Any] | None, games: int, search_games: int, seed: int, search: str) -> bool:
@@ -377,6 +337,7 @@ def run_luck(configs: Sequence[Any], folders: Sequence[Path], results: list[dict
     import sys
 
     from boardlab.engine.errors import BoardlabError
+    from boardlab.engine.files import atomic_write
 
     from .report import write_report
     from .simulate import default_jobs
@@ -396,7 +357,7 @@ def run_luck(configs: Sequence[Any], folders: Sequence[Path], results: list[dict
                 def progress(done: int, total: int) -> None:
                     print(f"luck against skill: {done} of {total} games", file=sys.stderr, flush=True)
             old = measure(cfg, games, jobs=jobs or default_jobs(), search_games=sg, progress=progress)
-            path.write_text(json.dumps(old, indent=2, sort_keys=True), encoding="utf-8")
+            atomic_write(path, json.dumps(old, indent=2, sort_keys=True), "luck summary", error=BoardlabError)
         res["luck"] = old
         run = RunDir(folder)
         write_report(run.path, run.read_manifest(), res, run.read_results())

@@ -219,14 +219,15 @@ def feature_usage(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     A seat "uses" a key in a game when its count is positive.  ``win_used`` is
     the win rate of seats that used it, ``win_unused`` of seats that did not
     (over games where the key was recorded), and ``delta`` their difference with
-    Newcombe's 95% interval (``delta_ci``) and Fisher's exact p-value; ``p_holm``
-    and ``significant`` are after Holm's correction across all keys.
+    Newcombe's interval (``delta_ci``) and the p-value that inverts it (:func:`boardlab.stats.diff_test`); ``p_holm``
+    and ``significant`` are after Holm's correction across all keys, and ``delta_ci`` is taken at the level of the
+    Holm step that decided the key (``alpha``), so a key is significant exactly when its interval excludes zero.
 
     When only some roles ever use a key (the wizard's cards in the Labyrinth), the
     comparison is made within those roles (``within_roles``): comparing the wizard's
     games with the heroes' would measure the role, not the key.
     """
-    from boardlab.stats import diff_ci, diff_p, holm
+    from boardlab.stats import diff_ci, diff_test, holm_levels
 
     users: dict[str, set[str]] = defaultdict(set)
     for r in rows if roles_add_information(rows) else ():
@@ -274,15 +275,20 @@ def feature_usage(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             "win_unused_ci": [unused["ci_low"], unused["ci_high"]],
             "delta": used["rate"] - unused["rate"] if both else None,
             "delta_ci": list(diff_ci(s["used_won"], int(s["used"]), s["unused_won"], int(s["unused"]))) if both else None,
-            "p_value": diff_p(int(s["used_won"]), int(s["used"]), int(s["unused_won"]), int(s["unused"])) if both else None,
+            "p_value": diff_test(s["used_won"], int(s["used"]), s["unused_won"], int(s["unused"]))[0] if both else None,
+            "counts": [s["used_won"], int(s["used"]), s["unused_won"], int(s["unused"])],
             "within_roles": within if within and set(within) != all_roles and len(all_roles) > 1 else None,
         })
     tested = [u for u in out if u["p_value"] is not None]
-    reject, adjusted = holm([u["p_value"] for u in tested])
+    reject, adjusted, levels = holm_levels([u["p_value"] for u in tested])
+    counts = {u["key"]: u.pop("counts") for u in out}
     for u in out:
-        u["p_holm"], u["significant"] = None, False
-    for u, rej, p in zip(tested, reject, adjusted):
-        u["p_holm"], u["significant"] = p, rej
+        u["p_holm"], u["significant"], u["alpha"] = None, False, 0.05
+    for u, rej, p, level in zip(tested, reject, adjusted, levels):
+        # one procedure: the p-value inverts Newcombe's interval, and the interval is taken at the key's Holm level,
+        # so a key is significant exactly when its printed interval excludes zero
+        u["p_holm"], u["significant"], u["alpha"] = p, rej, level
+        u["delta_ci"] = list(diff_ci(*counts[u["key"]], alpha=level))
     return out
 
 

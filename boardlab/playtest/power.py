@@ -7,7 +7,7 @@ test, not 0.05, when the test is one of a family):
 * a paired difference of two win rates (McNemar's test) with discordance rate ``psi`` (the share of games whose
   result differs between the two settings): ``(z(1 - alpha/2) + z(power)) * sqrt(psi / n)``, the usual
   approximation under the null (Connor 1987, without the small ``d**2`` term);
-* a mean paired difference (length) with standard error ``se`` (the paired bootstrap's):
+* a mean paired difference (length) with standard error ``se`` (the paired t-test's):
   ``(z(1 - alpha/2) + z(power)) * se``.
 
 Each ``games_to_see_*`` inverts its formula for a stated smaller effect, assuming the run's own spread

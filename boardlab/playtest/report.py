@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
+from boardlab.stats import level_text
+
 
 def _fig_svg(fig: Any) -> str:
     buf = io.StringIO()
@@ -81,7 +83,7 @@ def _usage_plot(usage: Sequence[dict[str, Any]], kinds: dict[str, str] | None = 
     ax.set_yticks(ys, labels)
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("win rate when used minus when not used (95% CI; * significant after Holm)")
+    ax.set_xlabel("win rate when used minus when not used (Newcombe interval at each key's Holm level; * significant)")
     ax.set_title("Contributions (grey: events, consequences of play, not choices)")
     return _fig_svg(fig)
 
@@ -136,7 +138,7 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
     lines += [
         "",
         f"- balance (1 - largest seat gap): {result['balance']:.3f}",
-        f"- {'first-player advantage (the seat that acted first)' if fpa.get('measures') == 'first to act' else 'seat 0 advantage (who acted first was not recorded)'}: {100 * fpa['advantage']:+.1f} points (CI {100 * fpa['ci_low']:+.1f} to {100 * fpa['ci_high']:+.1f})",
+        f"- {'first-player advantage (the seat that acted first)' if fpa.get('measures') == 'first to act' else 'seat 0 advantage (who acted first was not recorded)'}: {100 * fpa['advantage']:+.1f} points (95% interval {100 * fpa['ci_low']:+.1f} to {100 * fpa['ci_high']:+.1f})",
         f"- truncated: {comp['truncated']} of {comp['games']} ({_pct(comp['truncated_rate'])}); no winner: {comp['no_winner']}",
         f"- length: {result['turns']['mean']:.1f} turns on average (median {result['turns']['median']:.0f}), {result['decisions']['mean']:.1f} decisions",
         f"- choice points per game: {result['choice_points']['mean']:.1f}; mean branching factor: {result['branching']['mean']:.2f}",
@@ -146,19 +148,20 @@ def markdown_summary(manifest: dict[str, Any], result: dict[str, Any]) -> str:
     kinds = result.get("usage_kinds") or {}
     exp = experience_lines(result.get("experience"), cfg["players"])
     if usage:
-        lines += ["", "Largest contributions (win rate used - not used, 95% CI; * = significant after Holm):", ""]
+        lines += ["", "Largest contributions (win rate used - not used, Newcombe's interval at each key's Holm level, printed "
+                  "beside it; * = significant after Holm, exactly when the interval excludes zero):", ""]
         for u in sorted(usage, key=lambda u: (kinds.get(u["key"]) != "choice", -abs(u["delta"])))[:8]:
             ci = u.get("delta_ci") or [float("nan"), float("nan")]
-            note = " (event: a consequence of play, not a choice)" if kinds.get(u["key"]) == "event" else ""
-            lines.append(f"- `{u['key']}`: {100 * u['delta']:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]{'*' if u.get('significant') else ''}"
+            note = {"event": " (event: a consequence of play, not a choice)",
+                    "content": f" (content: drawn, not chosen; test it with --variant {cfg['variant']}+without:{u['key']})"}.get(kinds.get(u["key"]), "")
+            lines.append(f"- `{u['key']}`: {100 * u['delta']:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}] ({level_text(u.get('alpha', 0.05))})"
+                         f"{'*' if u.get('significant') else ''}"
                          f" ({u['occurrences']} uses){note}")
-    from .luck import lines as luck_lines
+    from .sections import luck_lines, skill_lines
 
     lines += ["", "## Experience", ""] + exp + luck_lines(result.get("luck"))
     if result.get("skill_check"):
-        from .skill import markdown_lines
-
-        lines += ["", "## Skill check", ""] + markdown_lines(result["skill_check"])
+        lines += ["", "## Skill check", ""] + skill_lines(result["skill_check"])
     return "\n".join(lines) + "\n"
 
 
@@ -225,18 +228,23 @@ def write_report(folder: str | Path, manifest: dict[str, Any], result: dict[str,
         if u["delta"] is None:
             return ""
         lo, hi = u.get("delta_ci") or (u["delta"], u["delta"])
-        return f"{100 * u['delta']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+        return f"{100 * u['delta']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}] ({level_text(u.get('alpha', 0.05))})"
 
     def holm_p(u: dict[str, Any]) -> str:
         return "" if u.get("p_holm") is None else f"{u['p_holm']:.2g}" + (" *" if u.get("significant") else "")
 
     def kind(u: dict[str, Any]) -> str:
         k = kinds.get(u["key"], "")
-        return "event (consequence of play)" if k == "event" else k
+        return {"event": "event (consequence of play)", "content": "content (drawn, not chosen)"}.get(k, k)
+
+    def _used(u: dict[str, Any]) -> str:
+        if not u.get("games_with"):
+            return "never used"  # not "0.0% (0.0%-100.0%)": no game to measure
+        return f"{_pct(u['win_used'])} ({_pct(u['win_used_ci'][0])}-{_pct(u['win_used_ci'][1])}, 95% interval)"
 
     usage_rows = "".join(
         f"<tr><td><code>{html.escape(u['key'])}</code></td><td>{html.escape(kind(u))}</td><td>{u['occurrences']}</td><td>{u['games_with']}</td>"
-        f"<td>{_pct(u['win_used'])} ({_pct(u['win_used_ci'][0])}-{_pct(u['win_used_ci'][1])})</td>"
+        f"<td>{_used(u)}</td>"
         f"<td>{_pct(u['win_unused'])}</td><td>{delta(u)}</td><td>{holm_p(u)}</td>"
         f"<td>{html.escape(', '.join(u.get('within_roles') or []))}</td></tr>"
         for u in sorted(result["usage"], key=lambda u: (kinds.get(u["key"]) == "event", u["key"]))
@@ -262,17 +270,21 @@ Engine: {html.escape(engine_text(manifest))}.</p>
 <div id="summary">{summary_html}</div>
 {body}
 <section><h2>Cards, tokens and rules</h2>
-<p>Win rate of seats that used each key minus those that did not, with Newcombe's 95% interval and Fisher's exact
-p-value after Holm's correction across all keys (* = significant). <b>Events</b> are things that happen in play
+<p>Win rate of seats that used each key minus those that did not, with Newcombe's interval and the p-value that
+inverts it, after Holm's correction across all keys (* = significant); each interval is taken at the level of the
+Holm step that decided its key, printed beside it, so a key is significant exactly when its interval excludes zero. <b>Events</b> are things that happen in play
 (a fight won, a respawn): their correlation with winning is a consequence of how the game went, not a reason to
 change a rule. <b>Choices</b> are tags of actions a player takes; their correlation is still not a cause: restricted
 play (<code>--restrict SEAT=TAG</code>) measures the effect. Keys only some roles use are compared within those roles.</p>
-<table><tr><th>key</th><th>kind</th><th>uses</th><th>games</th><th>win when used</th><th>win when not</th><th>delta (points, 95% CI)</th><th>p (Holm)</th><th>compared within</th></tr>
+<table><tr><th>key</th><th>kind</th><th>uses</th><th>games</th><th>win when used</th><th>win when not</th><th>delta (points, interval at its level)</th><th>p (Holm)</th><th>compared within</th></tr>
 {usage_rows}</table></section>
 <section><h2>Configuration</h2><pre>{html.escape(json.dumps(manifest, indent=2, sort_keys=True))}</pre></section>
 </body></html>
 """
-    (folder / "report.html").write_text(page, encoding="utf-8")
-    (folder / "summary.json").write_text(json.dumps(result, indent=2, sort_keys=True), encoding="utf-8")
-    (folder / "summary.md").write_text(md, encoding="utf-8")
+    from boardlab.engine.errors import BoardlabError
+    from boardlab.engine.files import atomic_write
+
+    atomic_write(folder / "report.html", page, "report", error=BoardlabError)
+    atomic_write(folder / "summary.json", json.dumps(result, indent=2, sort_keys=True), "summary", error=BoardlabError)
+    atomic_write(folder / "summary.md", md, "summary", error=BoardlabError)
     return folder / "report.html"

@@ -77,14 +77,16 @@ def annotate(result: dict[str, Any], rows: Sequence[dict[str, Any]], config: Run
     from .tags import game_tags
     from .verdict import classify_keys, verdict
 
+    content: Sequence[str] = ()
     try:
         game = make(config.game, players=config.players, variant=config.variant, options=config.options)
         tags: Sequence[str] | None = game_tags(game)
+        content = tuple(type(game).content_kinds)  # drawn content a designer can remove: without:KIND:NAME
     except BoardlabError:  # e.g. a variant file that has moved: no tag list, no classification
         tags = None
-    kinds = classify_keys([u["key"] for u in result["usage"]], tags) if tags is not None else {}
+    kinds = classify_keys([u["key"] for u in result["usage"]], tags, content) if tags is not None else {}
     result["usage_kinds"] = kinds
-    result["verdict"] = verdict(result, rows, config.players, kinds)
+    result["verdict"] = verdict(result, rows, config.players, kinds, variant=config.variant)
     for seat, tags in sorted((config.restrict or {}).items()):
         result["verdict"].append(
             f"Restricted play: seat {seat} never took {', '.join(tags)}. Its effect is this run against an unrestricted run "

@@ -252,10 +252,9 @@ def run_local(
         for part in parts:
             on_chunk(play_rows(doc, part))
         return
-    import multiprocessing as mp
+    from boardlab.agents.runner import worker_pool
 
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(jobs) as pool:
+    with worker_pool(jobs) as pool:  # stopped within a second of SIGINT/SIGTERM; dies with a killed parent
         for rows in pool.imap(_play_rows_star, [(doc, p) for p in parts]):
             on_chunk(rows)
 

@@ -37,8 +37,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from boardlab.engine.errors import InvalidOptionError
+from boardlab.engine.errors import BoardlabError, InvalidOptionError
+from boardlab.engine.files import atomic_write
 from boardlab.stats import ALPHA, confidence_sequence
+
+from .sections import skill_lines as markdown_lines  # noqa: F401  (the report's section, re-exported)
 
 #: A share within this many points of the fair one counts as "even" (and a variant that changes
 #: the result of at most this share of seeds as "no effect").
@@ -326,7 +329,8 @@ def _save(folder: str | Path, doc: dict[str, Any]) -> None:
     import json
 
     clean = {**doc, "items": [{k: v for k, v in it.items() if k != "claim"} for it in doc["items"]]}
-    (Path(folder) / "skill.json").write_text(json.dumps(clean, indent=2, sort_keys=True), encoding="utf-8")
+    atomic_write(Path(folder) / "skill.json", json.dumps(clean, indent=2, sort_keys=True), "skill summary",
+                 error=BoardlabError)
 
 
 def public(doc: dict[str, Any]) -> dict[str, Any]:
@@ -336,54 +340,6 @@ def public(doc: dict[str, Any]) -> dict[str, Any]:
 
 # --- the report -------------------------------------------------------------------------------------------
 
-
-def _p(x: float) -> str:
-    return f"{100 * x:.0f}%"
-
-
-def _level(it: dict[str, Any], which: str) -> str:
-    lv = it.get(which)
-    if lv is None:
-        return "not re-tested"
-    word = lv["verdict"] or "not yet decided"
-    if word in ("even", "no effect"):
-        word = f"{'no edge' if word == 'even' else 'no effect'} " + ("beyond chance" if which == "base" else f"over {100 * MARGIN:.0f} pts")
-    if it["kind"] == "balance":
-        return f"{_p(lv['rate'])} [{_p(lv['ci_low'])}, {_p(lv['ci_high'])}] of {lv['n']}: {word}"
-    if which == "base":
-        return f"{100 * lv['difference']:+.0f} pts [{100 * lv['ci_low']:+.0f}, {100 * lv['ci_high']:+.0f}] of {lv['n']}: {word}"
-    return (f"{100 * lv['difference']:+.0f} pts (seeds won only with the variant: {lv['b_only']}, only without: {lv['a_only']}; "
-            f"share of seeds it changes at most {_p(lv['changed_high'])}) of {lv['n']}: {word}")
-
-
-def markdown_lines(doc: dict[str, Any]) -> list[str]:
-    """The report's "Skill check" section: both levels side by side, one row per claim."""
-    base = ", ".join(sorted(set(doc["base_agents"])))
-    default = doc["strength"]["spec"]
-    other = f" (the table's search for this game is `{default}`; this check plays `{doc['skill_agent']}`)" if default != doc["skill_agent"] else ""
-    if not doc["retested"]:
-        return [f"Do the verdicts hold for stronger play? **Not re-tested:** {doc['reason']}.", "",
-                "| claim | base level | skill level |", "| --- | --- | --- |"] + [
-                f"| {it['label']} | {_level(it, 'base')} | not re-tested: the search plays no better here |" for it in doc["items"]]
-    lines = [f"Do the verdicts hold for stronger play? Base level: `{base}`; skill level: `{doc['skill_agent']}` in every seat, "
-             f"on the same game seeds. The search against the heuristic at {doc['players']} players: {doc['strength']['evidence']}{other}.", ""]
-    if doc["strength"]["stronger"] is None:
-        lines += ["Caution: the search's edge over the heuristic at this player count is assumed, not shown, so a verdict "
-                  "that holds or changes here does so for a different player, not necessarily a better one.", ""]
-    if not all(a == "heuristic" for a in doc["base_agents"]):
-        lines += ["The strength table compares the search with the heuristic; this run's agents were others.", ""]
-    counts = {s: sum(1 for it in doc["items"] if it["status"] == s) for s in ("holds", "changes", "undecided")}
-    how = (f"every claim decided after {doc['games_played']} games" if doc["decided"] else
-           f"stopped at the cap of {doc['games_max']} games with {counts['undecided']} claim(s) undecided")
-    cpu = f", {doc['cpu_seconds']:.0f} CPU-s" if doc.get("cpu_seconds") is not None else ""
-    lines += [f"{doc['games_played']} skill games per variant ({how}; {doc['seconds']:.0f} s{cpu} this session): "
-              f"{counts['holds']} hold, {counts['changes']} change, {counts['undecided']} undecided. Base intervals are the verdict's "
-              f"(Wilson at its Holm step; a variant's, its paired bootstrap at its Holm step); skill intervals are anytime-valid 95% "
-              f"confidence sequences, Bonferroni across all of them. \"even\" / \"no effect\" means within {100 * doc['margin']:.0f} points.", "",
-              "| claim | base level | skill level | at higher skill |", "| --- | --- | --- | --- |"]
-    for it in doc["items"]:
-        lines.append(f"| {it['label']} | {_level(it, 'base')} | {_level(it, 'skill')} | **{it['status']}** |")
-    return lines
 
 
 def check_skill_agent(config: Any, agent: str) -> None:

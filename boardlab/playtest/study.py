@@ -36,10 +36,15 @@ level of the Holm step that decided it, and its verdict follows from that interv
 * otherwise *undecided*, with the effect the run could see (80% power at its Holm level) and the games that
   would see ``d``.
 
-The tests reuse the lab's: the score test and Wilson interval for a win rate against a share, the balance family
-of :func:`boardlab.playtest.verdict.family` for "every seat (side) and the first player are fair", McNemar's
-test with the paired bootstrap of :func:`boardlab.playtest.compare.compare_rows` for a variant's effect on a win
-rate, the paired bootstrap for its effect on a length, and Student's t for a mean length against a target.
+One procedure per answer (issue 46), each test with the interval that inverts it (:mod:`boardlab.stats`), so a
+verdict, its p-value and its interval never disagree: the score test and Wilson's interval for a win rate against a
+share; the balance family of :func:`boardlab.playtest.verdict.family` for "every seat (side) and the first player
+are fair" (Bonferroni inside the question); for a variant against its base, paired by seed, the exact sign test
+with Clopper-Pearson's interval when every game scores 0 or 1 (a seat's, a side's or the first player's wins
+without draws), else the paired t-test with its t interval (draws, lengths, experience, counters); and Student's t
+for a mean against a target. A question with a direction (``above``, ``below``) takes the one-sided test; its
+interval is then the two-sided one at twice its level, each end a one-sided bound at its level, and its words say
+so. A question is *rejected* (``p_holm <= 0.05``) exactly when its interval excludes zero on the tested side.
 """
 
 from __future__ import annotations
@@ -52,13 +57,16 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from boardlab.engine.errors import BoardlabError, InvalidOptionError
-from boardlab.stats import ALPHA, mean_ci, score_p, wilson
+from boardlab.engine.files import atomic_write
+from boardlab.stats import ALPHA, level_text, paired_difference, paired_interval, score_test, t_interval, t_test, wilson
 
 from .power import detectable_mean, detectable_paired, detectable_share, games_to_see_mean, games_to_see_paired, games_to_see_share, z_sum
 
 #: Metrics a question may name: win rates, the balance of every seat (side) and the first player, and per-game means.
 WIN_RATE = "win-rate"
 BALANCE = "balance"
+#: Did the distribution of winners change? One paired permutation test across all seats, against a base.
+WINNERS = "winners"
 MEANS: dict[str, Callable[[dict[str, Any]], float | None]] = {
     "turns": lambda r: r["turns"],
     "decisions": lambda r: r["decisions"],
@@ -69,7 +77,7 @@ MEANS: dict[str, Callable[[dict[str, Any]], float | None]] = {
     "waiting-out": lambda r: sum(r["waiting_out"]) / len(r["waiting_out"]) if r.get("waiting_out") else None,
     "decided-at": lambda r: r.get("decided_at"),
 }
-METRICS = (WIN_RATE, BALANCE, *MEANS)
+METRICS = (WIN_RATE, BALANCE, WINNERS, *MEANS)
 #: ``count:KEY``: per game, the sum over seats of the game's usage counter KEY (the ``metrics`` column).
 COUNT = "count:"
 
@@ -239,8 +247,10 @@ def parse(doc: dict[str, Any], where: str = "study") -> Study:
             _fail(at, f"'expect' must be one of {', '.join(EXPECTS)}, got {expect!r}")
         if metric == BALANCE and expect != "none":
             _fail(at, "a balance question asks whether every seat is fair: expect = \"none\"")
+        if metric == WINNERS and expect not in ("differs", "none"):
+            _fail(at, "a winners question asks whether the distribution of winners changed: expect = \"differs\" or \"none\"")
         d = q.get("smallest_effect")
-        if isinstance(d, bool) or not isinstance(d, (int, float)) or not d > 0 or not math.isfinite(d) or (metric in (WIN_RATE, BALANCE) and d >= 1):
+        if isinstance(d, bool) or not isinstance(d, (int, float)) or not d > 0 or not math.isfinite(d) or (metric in (WIN_RATE, BALANCE, WINNERS) and d >= 1):
             _fail(at, f"'smallest_effect' must be a positive number (a share below 1 for win rates, e.g. 0.05 for 5 points), got {d!r}")
         ask = q.get("ask", "")
         if not isinstance(ask, str):
@@ -270,6 +280,8 @@ def parse(doc: dict[str, Any], where: str = "study") -> Study:
                                              restrict={seat: list(tags) for seat, tags in spec.restrict} or None)
                 except BoardlabError as exc:
                     _fail(at, str(exc))
+        if metric == WINNERS and base is None:
+            _fail(at, "a winners question compares the variant with a base on the same seeds: name 'base'")
         cfg = checked[run]
         who = q.get("who")
         if metric == WIN_RATE:
@@ -279,8 +291,6 @@ def parse(doc: dict[str, Any], where: str = "study") -> Study:
             m = re.fullmatch(r"seat (\d+)", who)
             if m and int(m.group(1)) >= cfg.players:
                 _fail(at, f"there is no {who} in a {cfg.players}-player game")
-            if who == "first player" and base is not None:
-                _fail(at, "a variant's effect is asked of a seat or a side, not of the first player")
         elif who is not None:
             _fail(at, f"'who' belongs to win-rate questions, not to {metric}")
         against = q.get("against")
@@ -352,34 +362,43 @@ def _check_counters(study: Study, data: dict[RunSpec, list[dict[str, Any]]]) -> 
                                      f"{q.metric[len(COUNT):]!r} (counters: {', '.join(sorted(seen)[:12])}{' ...' if len(seen) > 12 else ''})")
 
 
-def _paired_measure(q: Question, base_rows: Sequence[dict[str, Any]], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The compare_rows measure a paired question asks about (with its bootstrap distribution, not yet corrected)."""
-    from .compare import compare_rows
+def alternative(q: Question) -> str:
+    """The test a question asks for: one-sided for a direction (``above``: ``greater``, ``below``: ``less``),
+    two-sided for ``differs`` and ``none``."""
+    return {"above": "greater", "below": "less"}.get(q.expect, "two-sided")
 
-    res = compare_rows(base_rows, rows, adjust=False)
-    if is_mean(q.metric):
-        if q.metric in ("turns", "decisions"):
-            return dict(res[q.metric])
-        from .compare import paired_bootstrap
 
-        by_seed = {r["seed"]: r for r in rows}
-        value = mean_of(q.metric)
-        pairs = [(value(a), value(by_seed[a["seed"]])) for a in base_rows if a["seed"] in by_seed]
-        pairs = [(x, y) for x, y in pairs if x is not None and y is not None]  # e.g. no leader: no decided-at
-        if len(pairs) < 2:
-            raise InvalidOptionError(f"question {q.id!r}: {q.metric} is measured in fewer than 2 paired games")
-        return paired_bootstrap([float(x) for x, _ in pairs], [float(y) for _, y in pairs])
-    m = re.fullmatch(r"seat (\d+)", q.who or "")
-    if m:
-        return dict(res["win_by_seat"][int(m.group(1))])
-    match = [r for role, r in res["win_by_role"].items() if role.lower() == q.who]
-    return dict(match[0])
+def _test_alpha(q: Question, level: float) -> float:
+    """The two-sided level whose power formulas (:mod:`.power`) give a one-sided test at ``level``."""
+    return level if alternative(q) == "two-sided" else 2 * level
+
+
+def _paired_values(q: Question, base_rows: Sequence[dict[str, Any]], rows: Sequence[dict[str, Any]]) -> tuple[list[float], list[float]]:
+    """The per-game values of the base and the variant over the games both played (paired by seed): the points of
+    ``who`` (a seat, a side or the first player: a win 1, a draw an equal share) or a per-game mean."""
+    by_seed = {r["seed"]: r for r in rows}
+    pairs = [(a, by_seed[a["seed"]]) for a in base_rows if a["seed"] in by_seed]
+    if q.metric == WIN_RATE:
+        players = rows[0]["players"]
+        return ([_points(a, q.who or "", players)[0] for a, _ in pairs], [_points(b, q.who or "", players)[0] for _, b in pairs])
+    value = mean_of(q.metric)
+    both = [(value(a), value(b)) for a, b in pairs]
+    both = [(float(x), float(y)) for x, y in both if x is not None and y is not None]  # e.g. no leader: no decided-at
+    if len(both) < 2:
+        raise InvalidOptionError(f"question {q.id!r}: {q.metric} is measured in fewer than 2 paired games")
+    return [x for x, _ in both], [y for _, y in both]
 
 
 def measure(q: Question, rows: Sequence[dict[str, Any]], base_rows: Sequence[dict[str, Any]] | None) -> dict[str, Any]:
-    """The estimate, reference, p-value and spread of one question (before the study's Holm correction)."""
+    """The estimate, reference, p-value and spread of one question (before the study's Holm correction).
+
+    One procedure per kind of question, whose interval inverts its test (:mod:`boardlab.stats`): a win rate against
+    a share, the score test and Wilson's interval; a mean against a target, Student's t; a variant against its base,
+    the paired t-test on the per-game differences; the balance of every seat, the score tests of the family with
+    Bonferroni inside the question. A question with a direction (``above``, ``below``) takes the one-sided test."""
     n = len(rows)
     players = rows[0]["players"]
+    alt = alternative(q)
     if q.metric == BALANCE:
         from .metrics import roles_add_information
         from .verdict import family
@@ -389,63 +408,72 @@ def measure(q: Question, rows: Sequence[dict[str, Any]], base_rows: Sequence[dic
         worst = max(claims, key=lambda c: abs(c["rate"] - c["fair"]))
         return {"kind": "balance", "n": n, "claims": [{key: c[key] for key in ("label", "k", "n", "rate", "fair", "p")} for c in claims],
                 "p_value": min(1.0, min(c["p"] for c in claims) * k), "estimate": worst["rate"], "reference": worst["fair"],
-                "spread": worst["fair"]}
+                "spread": worst["fair"], "alternative": "two-sided", "test": "score tests of every seat, Bonferroni within"}
+    if q.metric == WINNERS:
+        assert base_rows is not None
+        from .compare import seat_points, winner_test
+
+        by_seed = {r["seed"]: r for r in rows}
+        pairs = [(a, by_seed[a["seed"]]) for a in base_rows if a["seed"] in by_seed]
+        r = winner_test([[seat_points(a, s, players) for s in range(players)] for a, _ in pairs],
+                        [[seat_points(b, s, players) for s in range(players)] for _, b in pairs])
+        m = len(pairs)
+        return {"kind": "omnibus", "n": m, "p_value": r["p_value"], "estimate": r["changed_games"] / max(m, 1), "reference": 0.0,
+                "changed_games": r["changed_games"], "spread": max(MIN_PSI, r["changed_games"] / max(m, 1)),
+                "alternative": "two-sided", "test": "paired permutation test across all seats"}
     if q.base is not None:
         assert base_rows is not None
-        r = _paired_measure(q, base_rows, rows)
-        paired = len([1 for a in base_rows if a["seed"] in {b["seed"] for b in rows}])
-        out = {"kind": "paired", "n": paired, "p_value": r["p_value"], "estimate": r["difference"], "difference": r["difference"], "reference": 0.0,
-               "distribution": r.get("distribution"), "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+        a, b = _paired_values(q, base_rows, rows)
+        r = paired_difference([y - x for x, y in zip(a, b)], ALPHA, alt)
+        m = len(a)
+        out = {"kind": "paired", "n": m, "p_value": r["p"], "estimate": r["mean"], "difference": r["mean"], "reference": 0.0,
+               "sd": r["sd"], "a_only": r["a_only"], "b_only": r["b_only"], "base_value": sum(a) / m, "value": sum(b) / m,
+               "alternative": alt, "test": r["test"]}
         if q.metric == WIN_RATE:
-            out.update(base_value=r["rate_a"], value=r["rate_b"], spread=max(MIN_PSI, (r["a_only"] + r["b_only"]) / max(paired, 1)))
+            discordant = sum(1 for x, y in zip(a, b) if x != y)
+            out["spread"] = max(MIN_PSI, discordant / max(m, 1))
         else:
-            out.update(base_value=r["mean_a"], value=r["mean_b"])
-            dist = r.get("distribution")
-            import statistics
-
-            out["spread"] = statistics.pstdev(dist) * math.sqrt(paired) if dist else 0.0  # per-game sd of the difference
+            out["spread"] = r["sd"] or 0.0  # the per-game standard deviation of the difference
         return out
     if q.metric == WIN_RATE:
         pts = [_points(r, q.who or "", players) for r in rows]
         fair = pts[0][1]
         ref = fair if q.against in (None, "fair") else float(q.against)  # type: ignore[arg-type]
         k = sum(p for p, _ in pts)
-        return {"kind": "share", "n": n, "k": k, "estimate": k / n, "reference": ref, "p_value": score_p(k, n, ref), "spread": ref}
+        p = score_test(k, n, ref, ALPHA, alt)[0]
+        return {"kind": "share", "n": n, "k": k, "estimate": k / n, "reference": ref, "p_value": p, "spread": ref,
+                "alternative": alt, "test": "score test"}
     values = [float(v) for v in map(mean_of(q.metric), rows) if v is not None]
     n = len(values)
     if n < 2:
         raise InvalidOptionError(f"question {q.id!r}: {q.metric} is measured in fewer than 2 games")
-    mean, _, _ = mean_ci(values)
     ref = float(q.against)  # type: ignore[arg-type]
-    import statistics
-
-    sd = statistics.stdev(values) if n > 1 else 0.0
-    if sd == 0:
-        p = 1.0 if mean == ref else 0.0
-    else:
-        from scipy.stats import t
-
-        p = float(2 * t.sf(abs(mean - ref) / (sd / math.sqrt(n)), n - 1))
-    return {"kind": "mean", "n": n, "values": values, "estimate": mean, "reference": ref, "p_value": p, "spread": sd}
+    r = t_test(values, ref, ALPHA, alt)
+    return {"kind": "mean", "n": n, "estimate": r["mean"], "reference": ref, "p_value": r["p"], "spread": r["sd"], "sd": r["sd"],
+            "alternative": alt, "test": "t-test"}
 
 
 def games_needed(q: Question, m: dict[str, Any], alpha: float) -> int:
     """Games that see the question's smallest effect with 80% power at level ``alpha``, from a measure's spread."""
     d = q.smallest_effect
+    a = _test_alpha(q, alpha)
     if m["kind"] == "balance":
         return games_to_see_share(d, m["spread"], alpha / len(m["claims"]))
     if m["kind"] == "share":
-        return games_to_see_share(d, m["spread"], alpha)
-    if m["kind"] == "paired" and q.metric == WIN_RATE:
-        return games_to_see_paired(d, m["spread"], alpha)
+        return games_to_see_share(d, m["spread"], a)
+    if (m["kind"] == "paired" and q.metric == WIN_RATE) or m["kind"] == "omnibus":
+        return games_to_see_paired(d, m["spread"], a)  # the omnibus: as one seat's paired test, roughly
     sd = max(m["spread"], 1e-9)
-    return max(1, math.ceil((z_sum(alpha) * sd / d) ** 2))
+    return max(1, math.ceil((z_sum(a) * sd / d) ** 2))
 
 
 def _interval(q: Question, m: dict[str, Any], level: float) -> tuple[float, float, float]:
-    """(detectable effect, low, high) of the effect (estimate minus reference) at level ``level``."""
+    """(detectable effect, low, high) of the effect (estimate minus reference) at level ``level``: the interval of the
+    question's own test (for a direction, each end a one-sided bound at ``level``)."""
     n = m["n"]
     ref = m["reference"]
+    alt = m.get("alternative", "two-sided")
+    a = _test_alpha(q, level)
     if m["kind"] == "balance":
         k = len(m["claims"])
         for c in m["claims"]:
@@ -454,18 +482,20 @@ def _interval(q: Question, m: dict[str, Any], level: float) -> tuple[float, floa
         hi = max(c["hi"] - c["fair"] for c in m["claims"])
         return detectable_share(n, m["spread"], level / k), lo, hi
     if m["kind"] == "share":
-        lo, hi = wilson(m["k"], n, alpha=level)
-        return detectable_share(n, ref, level), lo - ref, hi - ref
-    if m["kind"] == "mean":
-        _, lo, hi = mean_ci(m.pop("values"), alpha=level)
-        return detectable_mean(m["spread"] / math.sqrt(n), level) if n else 1.0, lo - ref, hi - ref
-    from .compare import interval_at
-
-    lo, hi = interval_at(m, level)
-    m.pop("distribution", None)
-    if q.metric == WIN_RATE:
-        return detectable_paired(n, m["spread"], level), lo, hi
-    return detectable_mean(m["spread"] / math.sqrt(n), level) if n else 1.0, lo, hi
+        _, lo, hi = score_test(m["k"], n, ref, level, alt)
+        return detectable_share(n, ref, a), lo - ref, hi - ref
+    if m["kind"] == "omnibus":  # a test with no interval
+        return detectable_paired(n, m["spread"], a), None, None
+    est = m["estimate"]
+    if m["kind"] == "paired":
+        lo, hi = paired_interval({**m, "mean": est}, level, alt)
+    elif n < 2:
+        lo, hi = min(est, ref), max(est, ref)
+    else:
+        lo, hi = t_interval(est, m["sd"], n, level, alt)
+    if m["kind"] == "paired" and q.metric == WIN_RATE:
+        return detectable_paired(n, m["spread"], a), lo, hi
+    return detectable_mean(m["spread"] / math.sqrt(n), a) if n else 1.0, lo - ref, hi - ref
 
 
 def decide(expect: str, lo: float, hi: float, d: float) -> str:
@@ -483,7 +513,7 @@ def decide(expect: str, lo: float, hi: float, d: float) -> str:
 
 def _fmt(q: Question, x: float, signed: bool = False, unit: bool = True) -> str:
     """A win rate as a percentage (a difference in points), a length in turns (decisions)."""
-    if q.metric in (WIN_RATE, BALANCE):
+    if q.metric in (WIN_RATE, BALANCE, WINNERS):
         return (f"{100 * x:+.1f}" + (" points" if unit else "")) if signed else f"{100 * x:.1f}%"
     name = {"turns": " turns", "decisions": " decisions", "waiting-out": " turns", "downtime": " decisions"}.get(q.metric, "") if unit else ""
     digits = 1 if q.metric in ("turns", "decisions", "waiting-out", "downtime") else 2
@@ -499,14 +529,19 @@ _WHAT = {"above": "more than", "below": "less than", "differs": "different from"
 
 def words(q: Question, m: dict[str, Any], family_size: int) -> str:
     """The plain-words verdict of one answered question."""
+    if m["kind"] == "omnibus":
+        return _omnibus_words(q, m, family_size)
     v, lo, hi, d = m["verdict"], m["lo"], m["hi"], q.smallest_effect
-    span = f"[{_fmt(q, lo, True, False)}, {_fmt(q, hi, True, False)}]"
+    alt = m.get("alternative", "two-sided")
+    span = f"[{_fmt(q, lo, True, False)}, {_fmt(q, hi, True, False)}] ({level_text(m['alpha'] / len(m['claims']) if m['kind'] == 'balance' else m['alpha'], alt)})"
     p = f"p = {m['p_holm']:.2g}" if m["p_holm"] >= 0.001 else "p < 0.001"
-    holm = f"{p} after Holm's correction across the study's {family_size} questions"
+    test = f"{'one-sided ' if alt != 'two-sided' else ''}{m.get('test', 'test')}"
+    holm = f"{p}, {test}, after Holm's correction across the study's {family_size} questions"
+    rejected = m.get("rejected", False)
     if m["kind"] == "balance":
         worst = max(m["claims"], key=lambda c: abs(c["rate"] - c["fair"]))
-        what = (f"every seat (side) and the first player are within [{_fmt(q, m['lo'], True, False)}, {_fmt(q, m['hi'], True)}] "
-                f"of their fair shares over {m['n']} games; the furthest, {worst['label'][0].lower() + worst['label'][1:]}, "
+        what = (f"every seat (side) and the first player are within {span} of their fair shares, in points, over {m['n']} games; "
+                f"the furthest, {worst['label'][0].lower() + worst['label'][1:]}, "
                 f"wins {100 * worst['rate']:.1f}% against {100 * worst['fair']:.0f}%")
     elif m["kind"] == "paired":
         what = (f"{q.who + ' wins ' if q.who else 'mean ' + q.metric + ' '}"
@@ -521,6 +556,8 @@ def words(q: Question, m: dict[str, Any], family_size: int) -> str:
             why = f"the effect is {_WHAT[q.expect]} zero beyond chance"
             if (q.expect == "above" and lo >= d) or (q.expect == "below" and hi <= -d) or (q.expect == "differs" and (lo >= d or hi <= -d)):
                 why += f", and at least the {_size(q, d)} that matter"
+        elif rejected:
+            why = f"there is an effect beyond chance, but it is smaller than the {_size(q, d)} that matter"
         else:
             why = f"any effect is smaller than the {_size(q, d)} that matter"
         return f"Holds: {what} ({holm}); {why}."
@@ -531,7 +568,8 @@ def words(q: Question, m: dict[str, Any], family_size: int) -> str:
             direction = "above" if lo > 0 else "below"
             why = (f"the effect is {direction} zero" + ("" if direction != q.expect else f" but smaller than the {_size(q, d)} that matter"))
         elif q.expect == "differs":
-            why = f"any effect is smaller than the {_size(q, d)} that matter"
+            why = (f"the effect differs from zero beyond chance but is smaller than the {_size(q, d)} that matter" if rejected
+                   else f"any effect is smaller than the {_size(q, d)} that matter")
         elif m["kind"] == "balance":
             names = [u[0].lower() + u[1:] if u.startswith("The ") else u for u in m["unfair"]]
             why = f"{' and '.join(names)} {'differs' if len(m['unfair']) == 1 else 'differ'} from the fair share beyond chance"
@@ -545,9 +583,19 @@ def words(q: Question, m: dict[str, Any], family_size: int) -> str:
             f"(80% power at its Holm level), and the smallest that matters is {_size(q, d)}{more}.")
 
 
+def _omnibus_words(q: Question, m: dict[str, Any], family_size: int) -> str:
+    p = f"p = {m['p_holm']:.2g}" if m["p_holm"] >= 0.001 else "p < 0.001"
+    what = (f"who scores differs between the base and the variant in {m['changed_games']} of {m['n']} paired games ({p}, "
+            f"{m['test']}, after Holm's correction across the study's {family_size} questions; a test with no interval)")
+    if m["rejected"]:
+        return f"{'Holds' if q.expect == 'differs' else 'Does not hold'}: {what}; the distribution of winners changed beyond chance."
+    return (f"Undecided: {what}; no change is seen, and a test alone cannot show there is none: ask of each seat's win rate "
+            f"to bound the change (the run could see a shift of about {_size(q, m['detectable'])} in one seat).")
+
+
 def answer(study: Study, data: dict[RunSpec, Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Every question's measure, Holm-corrected as one family; adds the interval, verdict and words to each."""
-    from boardlab.stats import holm
+    from boardlab.stats import holm_levels
 
     measures = []
     for q in study.questions:
@@ -555,23 +603,18 @@ def answer(study: Study, data: dict[RunSpec, Sequence[dict[str, Any]]]) -> list[
         _check_who(q, rows)
         measures.append(measure(q, rows, data[q.base] if q.base is not None else None))
     k = len(measures)
-    reject, adjusted = holm([m["p_value"] for m in measures], alpha=ALPHA)
-    order = sorted(range(k), key=lambda i: measures[i]["p_value"])
-    stop = None
-    for step, i in enumerate(order):
-        level = ALPHA / (k - step)
-        if stop is None and not reject[i]:
-            stop = level
-        measures[i]["alpha"] = level if stop is None else stop
+    reject, adjusted, levels = holm_levels([m["p_value"] for m in measures], ALPHA)
     out = []
-    for q, m, rej, p in zip(study.questions, measures, reject, adjusted):
-        m["p_holm"], m["rejected"] = p, bool(rej)
+    for q, m, rej, p, level in zip(study.questions, measures, reject, adjusted, levels):
+        m["p_holm"], m["rejected"], m["alpha"] = p, bool(rej), level
         m["detectable"], m["lo"], m["hi"] = _interval(q, m, m["alpha"])
         if m["kind"] == "balance":  # unfair when any claim's interval excludes its fair share (Bonferroni within)
             unfair = [c for c in m["claims"] if c["lo"] > c["fair"] or c["hi"] < c["fair"]]
             m["unfair"] = [c["label"] for c in unfair]
             inside = -q.smallest_effect < m["lo"] and m["hi"] < q.smallest_effect
             m["verdict"] = "holds" if inside else ("does not hold" if unfair else "undecided")
+        elif m["kind"] == "omnibus":  # a test alone: it can show a change, never that there is none
+            m["verdict"] = ("holds" if q.expect == "differs" else "does not hold") if m["rejected"] else "undecided"
         else:
             m["verdict"] = decide(q.expect, m["lo"], m["hi"], q.smallest_effect)
         m["games_to_see"] = games_needed(q, m, m["alpha"])
@@ -695,9 +738,10 @@ def run_study(study: Study, out: str | Path, *, jobs: int | None = None, max_gam
                      "report": (folders[s] / "report.html").relative_to(out).as_posix()} for s in runs],
            "questions": answers}
     out.mkdir(parents=True, exist_ok=True)
-    (out / "study.json").write_text(json.dumps(doc, indent=2, sort_keys=True, default=float), encoding="utf-8")
+    atomic_write(out / "study.json", json.dumps(doc, indent=2, sort_keys=True, default=float), "study answers",
+                 error=BoardlabError)
     write_html(doc, out / "study.html")
-    (out / "study.md").write_text(markdown(doc), encoding="utf-8")
+    atomic_write(out / "study.md", markdown(doc), "study answers", error=BoardlabError)
     return doc
 
 
@@ -755,5 +799,5 @@ level of the Holm step that decided its question.</p>
 <h2>Runs</h2><ul>{runs}</ul>
 </body></html>
 """
-    path.write_text(page, encoding="utf-8")
+    atomic_write(path, page, "study report", error=BoardlabError)
     return path

@@ -44,7 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from boardlab.engine.errors import InvalidOptionError
+from boardlab.engine.errors import BoardlabError, InvalidOptionError
+from boardlab.engine.files import atomic_write
 from boardlab.engine.game import Option
 from boardlab.engine.registry import game_class, make
 
@@ -291,8 +292,21 @@ def paired_loss_test(target: Target, rows_a: Sequence[dict[str, Any]], rows_b: S
         p = 1.0 if lo == 0 else 0.0
     else:
         p = _inverted_p(diff, n, resamples, seed, res)
-    return {"loss_a": la, "loss_b": lb, "difference": lb - la, "ci_low": lo, "ci_high": hi, "p_value": p,
-            "games": n, "resamples": resamples}
+    out = {"loss_a": la, "loss_b": lb, "difference": lb - la, "ci_low": lo, "ci_high": hi, "p_value": p,
+           "games": n, "resamples": resamples, "alpha": 0.05}
+    if lo != hi:  # the same bootstrap, for the interval at another level (the Holm step's: _relevel)
+        out["_again"] = lambda alpha: _bootstrap(diff, n, resamples, seed, confidence=1 - alpha, previous=res)[:2]
+    return out
+
+
+def _relevel(t: dict[str, Any], alpha: float) -> None:
+    """Re-take a :func:`paired_loss_test`'s BCa interval at level ``alpha`` (the Holm step that decided it), from the
+    same bootstrap its p-value inverts, so the interval excludes zero exactly when the test rejects at ``alpha``."""
+    again = t.pop("_again", None)
+    t["alpha"] = alpha
+    if again is not None:
+        low, high = again(alpha)
+        t["ci_low"], t["ci_high"] = float(low[0]), float(high[0])
 
 
 def _inverted_p(diff: Callable[[Any], Any], n: int, resamples: int, seed: int, res: Any) -> float:
@@ -551,10 +565,11 @@ def confirm(result: dict[str, Any], tgs: Sequence[Target], config_for: Callable[
         rows_a = _play(cfg_a, jobs, range(n_games), on_chunk=chunk)
         rows_b = _play(cfg_b, jobs, range(n_games), on_chunk=chunk)
     tests = [paired_loss_test(t, rows_a, rows_b, players, seed=result["seed"]) for t in tgs]
-    from boardlab.stats import holm
+    from boardlab.stats import holm_levels, level_text
 
-    reject, adjusted = holm([t["p_value"] for t in tests])
-    for t, rej, p in zip(tests, reject, adjusted):
+    reject, adjusted, levels = holm_levels([t["p_value"] for t in tests])
+    for t, rej, p, level in zip(tests, reject, adjusted, levels):
+        _relevel(t, level)  # one procedure at one level: the verdict, its p-value and its interval agree
         t["p_holm"] = p
         t["better"] = bool(rej and t["difference"] < 0)
         t["worse"] = bool(rej and t["difference"] > 0)
@@ -570,8 +585,8 @@ def confirm(result: dict[str, Any], tgs: Sequence[Target], config_for: Callable[
         verdict = "not needed" if original_reaches else "confirmed"
     else:
         verdict = "not distinguishable from the original"
-    parts = [f"{tg.label}: loss {t['loss_a']:.3f} -> {t['loss_b']:.3f} ({t['difference']:+.3f} [{t['ci_low']:+.3f}, {t['ci_high']:+.3f}], "
-             f"paired BCa bootstrap p {_p(t['p_holm'])}, Holm)" for tg, t in zip(tgs, tests)]
+    parts = [f"{tg.label}: loss {t['loss_a']:.3f} -> {t['loss_b']:.3f} ({t['difference']:+.3f} [{t['ci_low']:+.3f}, {t['ci_high']:+.3f}] "
+             f"({level_text(t['alpha'])}), paired BCa bootstrap p {_p(t['p_holm'])}, Holm)" for tg, t in zip(tgs, tests)]
     s = "s" if len(tgs) > 1 else ""
     if verdict == "not needed":
         head = f"On {n_games} fresh games the tuned setting is better, but the designer's values already reach the target{s}, so the change is not needed"
@@ -599,7 +614,8 @@ def write_tune_folder(out: str | Path, result: dict[str, Any]) -> Path:
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "tune.json").write_text(json.dumps(result, indent=2, sort_keys=True, default=str), encoding="utf-8")
+    atomic_write(folder / "tune.json", json.dumps(result, indent=2, sort_keys=True, default=str), "tune summary",
+                 error=BoardlabError)
     conf = result["confirmation"]
     if (folder / "confirm-original").exists() and (folder / "confirm-tuned").exists():
         from .compare import compare_rows, html_comparison
@@ -643,7 +659,7 @@ A row per evaluation: settings promoted to a higher rung appear again with more 
 <table><tr><th>trial</th><th>parameters</th><th>rung</th><th>games</th>{heads}<th>distance</th><th>within tolerance (on these games)</th></tr>{rows}</table></section>
 </body></html>
 """
-    (folder / "tune.html").write_text(page, encoding="utf-8")
+    atomic_write(folder / "tune.html", page, "tune report", error=BoardlabError)
     return folder / "tune.html"
 
 
@@ -707,5 +723,5 @@ def save_variant(result: dict[str, Any], path: str | Path, name: str | None = No
         "overrides": chosen,
         "confirmation": record,
     }
-    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    atomic_write(path, json.dumps(doc, indent=2, sort_keys=True) + "\n", "variant file", error=BoardlabError)
     return path

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from boardlab.stats import ALPHA, mean_ci, score_p, wilson
+from boardlab.stats import ALPHA, level_text, mean_ci, score_p, wilson
 
 from .power import detectable_share, games_to_see_share
 
@@ -32,14 +32,21 @@ def pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def interval(lo: float, hi: float) -> str:
-    return f"[{100 * lo:.0f}, {100 * hi:.0f}]"
+def interval(lo: float, hi: float, alpha: float | None = None) -> str:
+    """``[20, 33]``, and with its level where one is given: ``[20, 33] (98.33% interval)`` (issue 46: every printed
+    interval says its level)."""
+    span = f"[{100 * lo:.0f}, {100 * hi:.0f}]"
+    return span if alpha is None else f"{span} ({level_text(alpha)})"
 
 
-def classify_keys(keys: Sequence[str], action_tags: Sequence[str] | None) -> dict[str, str]:
-    """``choice`` for keys that are action tags (a player chose them), ``event`` for the rest."""
+def classify_keys(keys: Sequence[str], action_tags: Sequence[str] | None, content_kinds: Sequence[str] = ()) -> dict[str, str]:
+    """``choice`` for keys that are action tags (a player chose them), ``content`` for drawn, dealt or rolled content
+    the designer can remove (``item:gloves`` where ``item`` is one of the game's ``content_kinds``: test it with
+    ``without:item:gloves``), ``event`` for the rest."""
     tags = {t.lower() for t in (action_tags or ())}
-    return {k: ("choice" if k.lower() in tags else "event") for k in keys}
+    kinds = {k.lower() for k in content_kinds}
+    return {k: ("choice" if k.lower() in tags else "content" if k.split(":", 1)[0].lower() in kinds and ":" in k else "event")
+            for k in keys}
 
 
 def _points(r: dict[str, Any], seat: int, players: int) -> float:
@@ -152,7 +159,7 @@ def _family_lines(claims: list[dict[str, Any]], noun: str, fair_word: str) -> li
         side = "favoured" if c["rate"] > c["fair"] else "disadvantaged"
         who = c["label"] + (f", who {c['first']}," if c.get("first") else "")
         subject = "the first player" if c.get("first_player") else c["label"][0].lower() + c["label"][1:]
-        lines.append(f"{who} wins {pct(c['rate'])} {interval(c['lo'], c['hi'])} against {fair_word if not c.get('first_player') else 'a fair'} "
+        lines.append(f"{who} wins {pct(c['rate'])} {interval(c['lo'], c['hi'], c['alpha'])} against {fair_word if not c.get('first_player') else 'a fair'} "
                      f"{pct(c['fair'])}: {subject} is {side} (p = {c['p_holm']:.2g} after Holm's correction across the {m} claims of this verdict).")
     quiet = [c for c in claims if not c["claimed"] and not c.get("first_player")]
     if quiet:
@@ -164,19 +171,22 @@ def _family_lines(claims: list[dict[str, Any]], noun: str, fair_word: str) -> li
             head = f"No {what} wins more or less than {fair_word} {pct(quiet[0]['fair'])} beyond chance{first_note}"
         else:
             head = f"No other {what} wins more or less than {fair_word} {pct(quiet[0]['fair'])} beyond chance{first_note}"
-        lines.append(f"{head}: over {quiet[0]['n']} games this run could see an edge of {100 * widest:.1f} points or more "
+        lines.append(f"{head}: these {quiet[0]['n']} games cannot see an edge smaller than {100 * widest:.1f} points either way "
                      f"(80% power, after Holm's correction across the {m} claims); "
                      f"{_games_to_see(0.02, quiet[0]['fair'], quiet[0]['alpha']):,} games would see 2 points.")
     for c in claims:
         if c.get("first_player") and not c["claimed"]:
-            lines.append(f"{c['label']} wins {pct(c['rate'])} {interval(c['lo'], c['hi'])} against a fair {pct(c['fair'])}: "
-                         f"no first-player edge larger than {100 * c['detectable']:.1f} points can be seen in {c['n']} games; "
+            lines.append(f"{c['label']} wins {pct(c['rate'])} {interval(c['lo'], c['hi'], c['alpha'])} against a fair {pct(c['fair'])}, "
+                         f"no edge beyond chance: these {c['n']} games cannot see a first-player edge smaller than "
+                         f"{100 * c['detectable']:.1f} points either way (80% power); "
                          f"{_games_to_see(0.02, c['fair'], c['alpha']):,} games would see 2 points.")
     return lines
 
 
-def verdict(result: dict[str, Any], rows: Sequence[dict[str, Any]], players: int, kinds: dict[str, str] | None = None) -> list[str]:
-    """Plain sentences, each backed by a figure and its 95% interval."""
+def verdict(result: dict[str, Any], rows: Sequence[dict[str, Any]], players: int, kinds: dict[str, str] | None = None,
+            variant: str | None = None) -> list[str]:
+    """Plain sentences, each backed by a figure and its interval, labelled with its level. ``variant`` names the run's
+    variant in the experiment a content key's line offers (``--variant rulebook+without:item:gloves``)."""
     n = len(rows)
     if n == 0:
         return ["No games were played."]
@@ -198,15 +208,15 @@ def verdict(result: dict[str, Any], rows: Sequence[dict[str, Any]], players: int
         else:
             if drawn:
                 lo, hi = wilson(drawn, n)
-                lines.append(f"{pct(drawn / n)} {interval(lo, hi)} of games were drawn; a draw counts as an equal share for every seat.")
+                lines.append(f"{pct(drawn / n)} {interval(lo, hi, ALPHA)} of games were drawn; a draw counts as an equal share for every seat.")
             lines += _family_lines(family(rows, players, roles), "sides" if roles else "seats", "an even share of" if roles else "a fair")
     comp = result["completion"]
     if comp["truncated"]:
         lo, hi = wilson(comp["truncated"], n)
-        lines.append(f"{pct(comp['truncated_rate'])} {interval(lo, hi)} of games hit the turn cap without a result; "
+        lines.append(f"{pct(comp['truncated_rate'])} {interval(lo, hi, ALPHA)} of games hit the turn cap without a result; "
                      "they count as a win for nobody, so every win rate above is lower by that much.")
     mean, lo, hi = mean_ci([r["turns"] for r in rows])
-    lines.append(f"A game lasts {mean:.1f} turns on average [{lo:.1f}, {hi:.1f}] (median {result['turns']['median']:.0f}, "
+    lines.append(f"A game lasts {mean:.1f} turns on average [{lo:.1f}, {hi:.1f}] ({level_text(ALPHA)}; median {result['turns']['median']:.0f}, "
                  f"from {result['turns']['min']} to {result['turns']['max']}).")
     kinds = kinds or {}
     usage = [u for u in result.get("usage", []) if u.get("significant")]
@@ -214,9 +224,17 @@ def verdict(result: dict[str, Any], rows: Sequence[dict[str, Any]], players: int
     for u in choices:
         lo, hi = u["delta_ci"]
         scope = f" (within the {', '.join(u['within_roles'])} role)" if u.get("within_roles") else ""
-        lines.append(f"Players who use {u['key']} win {100 * u['delta']:+.0f} points {interval(lo, hi)} more often than those who do not{scope}: "
+        lines.append(f"Players who use {u['key']} win {100 * u['delta']:+.0f} points {interval(lo, hi, u.get('alpha', ALPHA))} more often than those who do not{scope}: "
                      f"a correlation, not a cause; measure it with --restrict SEAT={u['key']}.")
-    events = [u for u in usage if kinds.get(u["key"]) != "choice"]
+    content = sorted((u for u in usage if kinds.get(u["key"]) == "content"), key=lambda u: -abs(u["delta"]))[:3]
+    for u in content:
+        lo, hi = u["delta_ci"]
+        scope = f" (within the {', '.join(u['within_roles'])} role)" if u.get("within_roles") else ""
+        base = f"{variant}+" if variant else ""
+        lines.append(f"Players who get {u['key']} win {100 * u['delta']:+.0f} points {interval(lo, hi, u.get('alpha', ALPHA))} more often than those who do not{scope}: "
+                     f"a correlation, not a cause (it is drawn, dealt or rolled, not chosen); test it by playing the same seeds "
+                     f"without it: --variant {base}without:{u['key']}, then compare the two runs.")
+    events = [u for u in usage if kinds.get(u["key"]) == "event"]
     if events:
         lines.append(f"{len(events)} event key(s) ({', '.join(u['key'] for u in sorted(events, key=lambda u: -abs(u['delta']))[:4])}"
                      f"{', ...' if len(events) > 4 else ''}) go with winning or losing; they are consequences of play, not choices, "

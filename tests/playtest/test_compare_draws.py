@@ -170,8 +170,10 @@ def test_always_drawn_against_a_game_seat_0_always_wins_is_half_a_point_each_way
     lines = comparison_verdict("A", "B", res)
     assert lines[0].startswith("100% of games were drawn with A and 0% with B; a draw (a finished game nobody won) "
                                "counts as half a point for every seat")
-    assert lines[1].startswith("Seat 0 scores 100% with B against 50% with A: 50 points more often [+50, +50] (sign test p = ")
-    assert lines[2].startswith("Seat 1 scores 0% with B against 50% with A: 50 points less often")
+    assert lines[1].startswith("The winners changed: who scores differs between A and B in 60 of 60 games")
+    assert lines[2].startswith("Seat 0 scores 100% with B against 50% with A: 50 points more often [+50, +50] (")
+    assert re.search(r"\[\+50, \+50\] \(\d+(\.\d+)?% interval; paired t-test p = ", lines[2]), lines[2]
+    assert lines[3].startswith("Seat 1 scores 0% with B against 50% with A: 50 points less often")
     assert not any("No win rate differs" in line for line in lines)
 
 
@@ -225,8 +227,10 @@ def test_many_variants_with_draws_state_the_rule_and_keep_one_family(tmp_path):
     wins = rows_of(tmp_path, "wins", draw=0, bias=100)
     same = rows_of(tmp_path, "same", draw=100, bias=0)
     res = compare_many(("base", base), [("wins", wins), ("same", same)])
-    assert res["family"] == 2 * 5
-    top = res["table"][0]
+    # per variant: the winner distribution, two seats, truncation, turns, decisions and the experience metrics recorded
+    assert res["family"] == 2 * (6 + len(res["comparisons"]["wins"]["experience"]))
+    assert res["table"][0]["measure"] == "winner distribution"
+    top = [t for t in res["table"] if t["measure"].endswith("win rate")][0]
     assert top["variant"] == "wins" and abs(top["difference"]) == 0.5 and top["significant"]
     assert not any(t["significant"] for t in res["table"] if t["variant"] == "same")
     text = markdown_many(res)

@@ -26,7 +26,8 @@ def test_verdict_names_a_difference_that_survives_holm_with_its_interval():
     b = rows([[0]] * 20 + [[1]] * 80, turns=12)
     res = compare_rows(a, b)
     lines = comparison_verdict("A", "B", res)
-    assert lines[0].startswith("Seat 0 wins 20% with B against 50% with A: 30 points less often [")
+    assert lines[0].startswith("The winners changed: who scores differs between A and B in 30 of 100 games")
+    assert lines[1].startswith("Seat 0 wins 20% with B against 50% with A: 30 points less often [")
     assert res["win_by_seat"][0]["ci_high"] < 0 < res["win_by_seat"][1]["ci_low"]
     assert any(line.startswith("Games are 2.0 turns longer with B") for line in lines)
 
@@ -34,7 +35,9 @@ def test_verdict_names_a_difference_that_survives_holm_with_its_interval():
 def test_verdict_does_not_call_noise_a_difference():
     a = rows([[0]] * 50 + [[1]] * 50)
     b = rows([[0]] * 46 + [[1]] * 54)
-    assert comparison_verdict("A", "B", compare_rows(a, b))[0].startswith("No win rate differs between A and B beyond chance")
+    lines = comparison_verdict("A", "B", compare_rows(a, b))
+    assert lines[0].startswith("The distribution of winners is not seen to change: who scores differs in 4 of 100 games")
+    assert lines[1].startswith("No win rate differs between A and B beyond chance")
 
 
 def test_paired_bootstrap_uses_scipy_and_is_deterministic():

@@ -106,8 +106,9 @@ def test_an_even_run_states_what_it_could_not_see():
     claims = family(even, 4)
     assert not any(c["claimed"] for c in claims)
     seat_edge = max(c["detectable"] for c in claims if not c.get("first_player"))
-    assert f"no seat wins more or less than a fair 25.0% beyond chance: not shown, the run could see an edge of {100 * seat_edge:.1f} points" in line
-    assert "no first-player edge larger than" in line and "games would see 5 points" in line
+    assert (f"no seat wins more or less than a fair 25.0% beyond chance: not shown, these games cannot see an edge smaller than "
+            f"{100 * seat_edge:.1f} points either way") in line
+    assert "cannot see a first-player edge smaller than" in line and "games would see 5 points" in line
     assert "**favoured**" not in line and "**disadvantaged**" not in line
 
 
@@ -121,7 +122,7 @@ def test_a_first_player_edge_is_claimed_once_and_the_other_claims_state_their_si
     assert "the first player (the seat that acted first) wins" in line and "**favoured**" in line
     quiet = [c for c in claims if not c["claimed"]]
     if quiet:
-        assert "could see an edge of" in line
+        assert "cannot see an edge smaller than" in line
 
 
 def test_a_runs_figures_carry_the_family_line_instead_of_an_uncorrected_first_player_interval():
@@ -129,7 +130,7 @@ def test_a_runs_figures_carry_the_family_line_instead_of_an_uncorrected_first_pl
              "mean_branching": 3.0, "lead_changes": 1, "closeness": 0.5, "metrics": {}}
             for r in rows([i % 4 for i in range(400)], first=lambda i: (i // 4) % 4)]
     block = "\n".join(F.run_figures("even", even))
-    assert "- balance (5 claims, one Holm family" in block and "could see an edge of" in block
+    assert "- balance (5 claims, one Holm family" in block and "cannot see an edge smaller than" in block
     assert "400 games, agents random" in block and "first to act wins" not in block
 
 

@@ -27,7 +27,12 @@ def test_three_variants_in_one_command(tmp_path, capsys):
     doc = json.loads(out)
     assert [r["folder"].rsplit("/", 1)[1] for r in doc["runs"]] == ["rulebook", "concept", "revised"]
     cmp = doc["comparison"]
-    assert cmp["base"] == "rulebook" and cmp["family"] == 2 * 5  # per variant: two seats, truncation, turns, decisions
+    # per variant: the winner distribution, two seats, truncation, turns, decisions and the experience metrics these
+    # games recorded (kingmaking needs three players; decided at, a leader, which random play here never gives)
+    assert cmp["base"] == "rulebook" and cmp["family"] == 2 * (6 + 3)
+    assert {t["measure"] for t in cmp["table"]} == {"winner distribution", "seat 0 win rate", "seat 1 win rate", "truncated",
+                                                   "mean turns", "mean decisions", "mean downtime", "mean waiting while out",
+                                                   "mean lead changes"}
     assert {t["variant"] for t in cmp["table"]} == {"concept", "revised"}
     code, out, err = run([*ARGS, "--out", str(tmp_path), "--quiet"], capsys)
     assert code == 0, err

@@ -111,17 +111,17 @@ def test_compare_rows_pairs_by_seed():
 
 def test_compare_holm_corrects_across_seats():
     # 4 seats; seat 0 gains in 6 of 6 discordant pairs: raw p = 2/64 = 0.03125.
-    # Holm runs across every measure of the comparison as one family (4 seats, truncation,
-    # turns and decisions: 7 tests) and multiplies the smallest p by 7 -> 0.219: not significant.
+    # Holm runs across every answer of the comparison as one family (the winner distribution, 4 seats, truncation,
+    # turns, decisions and the lead changes these rows record: 9 tests) and multiplies the smallest p by 9: not significant.
     roles = ("seat 0", "seat 1", "seat 2", "seat 3")
     a = [row([1], roles=roles, seed=s) for s in range(6)] + [row([2], roles=roles, seed=s) for s in range(6, 40)]
     b = [row([0], roles=roles, seed=s) for s in range(6)] + [row([2], roles=roles, seed=s) for s in range(6, 40)]
     res = compare_rows(a, b)
     s0 = res["win_by_seat"][0]
     assert s0["p_value"] == pytest.approx(2 / 64)
-    assert res["family"] == 7
-    assert s0["p_holm"] == pytest.approx(7 * 2 / 64)
-    assert not s0["significant"]
+    assert res["family"] == 9
+    assert s0["test"] == "exact sign test" and s0["p_holm"] == pytest.approx(9 * 2 / 64)
+    assert not s0["significant"] and s0["ci_low"] <= 0 <= s0["ci_high"]  # the interval at its Holm level agrees
 
 
 def test_compare_refuses_different_games_and_player_counts():

@@ -75,8 +75,10 @@ def test_a_small_study_end_to_end(tmp_path, capsys):
     ps = sorted(doc["questions"], key=lambda q: q["p_value"])
     assert ps[0]["p_holm"] == pytest.approx(min(1.0, 3 * ps[0]["p_value"])) and ps[0]["alpha"] == pytest.approx(ALPHA / 3)
     g = qs["green-side"]
-    lo, hi = wilson(g["k"], g["n"], alpha=g["alpha"])
-    assert (g["lo"], g["hi"]) == pytest.approx((lo - 0.5, hi - 0.5))
+    # "above": the one-sided score test, so the interval is Wilson's at twice the level (each end a one-sided bound)
+    lo, hi = wilson(g["k"], g["n"], alpha=2 * g["alpha"])
+    assert g["alternative"] == "greater" and (g["lo"], g["hi"]) == pytest.approx((lo - 0.5, hi - 0.5))
+    assert "one-sided score test" in g["words"] and "each end a one-sided" in g["words"]
     assert g["verdict"] == decide("above", g["lo"], g["hi"], 0.1)
     if g["verdict"] == "undecided":
         assert "the run could see an effect of" in g["words"]
@@ -144,7 +146,7 @@ def test_measures_on_hand_built_games():
     turns = [10 + i for i in range(10)]
     length = measure(Question("c", "", "turns", "below", 2, spec, against=12), rows, None)
     assert length["estimate"] == pytest.approx(14.5)
-    assert length["p_value"] == pytest.approx(ttest_1samp(turns, 12).pvalue)
+    assert length["p_value"] == pytest.approx(ttest_1samp(turns, 12, alternative="less").pvalue)  # "below": one-sided
     other = [_row(i, [1], 10 + i) for i in range(10)]  # the variant: red always wins, same lengths
     effect = measure(Question("d", "", "win-rate", "below", 0.1, RunSpec("prototype", (), None, ("heuristic",)), base=spec,
                               who="green"), other, rows)

@@ -33,7 +33,7 @@ def contradictions(lines):
                     problems.append((subject, line))
                 if subject.startswith("the ") and subject.endswith(" side") and line.startswith("No side"):
                     problems.append((subject, line))
-        if "no first-player edge" in line and "the first player" in uneven:
+        if "cannot see a first-player edge" in line and "the first player" in uneven:
             problems.append(("the first player", line))
     return problems
 
@@ -84,9 +84,11 @@ def test_no_effect_states_what_the_run_could_see():
     rows = [game(i % 2, 2, (i // 2) % 2) for i in range(300)]
     lines = verdict(summary(rows, 2), rows, 2)
     first = [line for line in lines if line.startswith("The first player")]
-    assert first and "no first-player edge larger than" in first[0] and "games would see 2 points" in first[0], lines
+    # issue 46: "no edge larger than X can be seen" read as "there is no edge"; the run states what it cannot see
+    assert first and "cannot see a first-player edge smaller than" in first[0] and "either way" in first[0], lines
+    assert "games would see 2 points" in first[0] and re.search(r"\[\d+, \d+\] \(\d+(\.\d+)?% interval\)", first[0]), lines
     quiet = [line for line in lines if line.startswith("No seat")]
-    assert quiet and "could see an edge of" in quiet[0]
+    assert quiet and "cannot see an edge smaller than" in quiet[0] and "either way" in quiet[0]
 
 
 @pytest.mark.parametrize("draw_every", [1, 3])
@@ -111,7 +113,8 @@ def test_compare_puts_length_in_the_same_family_and_its_interval_agrees():
     for i, r in enumerate(b):  # B games are a little longer, noisily
         r["turns"] = r["turns"] + (6 if i % 7 == 0 else -1 if i % 5 == 0 else 0)
     res = compare_rows(a, b)
-    assert res["family"] == 2 + 2 + 1 + 2  # two seats, two sides, truncation, turns, decisions
+    # the winner distribution, two seats, two sides, truncation, turns, decisions and the experience metrics recorded
+    assert res["family"] == 1 + 2 + 2 + 1 + 2 + len(res["experience"])
     r = res["turns"]
     excludes = r["ci_low"] > 0 or r["ci_high"] < 0
     assert excludes == r["significant"], r
@@ -149,7 +152,8 @@ def test_the_default_report_of_every_configuration_never_contradicts_itself(game
     lines = result["verdict"]
     assert lines and not contradictions(lines), lines
     for line in lines:
-        m = re.search(r"wins (\d+)% \[(\d+), (\d+)\] against (?:a fair|an even share of) (\d+)%: (.+?) is (favoured|disadvantaged)", line)
+        m = re.search(r"wins (\d+)% \[(\d+), (\d+)\] \([\d.]+% interval\) against (?:a fair|an even share of) (\d+)%: (.+?) is "
+                      r"(favoured|disadvantaged)", line)
         if m:
             rate, lo, hi, fair = (int(m.group(i)) for i in range(1, 5))
             assert lo <= rate <= hi, line
@@ -165,8 +169,9 @@ def test_many_variants_against_a_base_are_one_family_sorted_by_effect(tmp_path):
     strong = [dict(r, winners=[0], winner_roles=["green"]) if i % 3 == 0 else dict(r) for i, r in enumerate(base)]
     same = [dict(r) for r in base]
     res = compare_many(("final", base), [("strong", strong), ("same", same)])
-    assert res["family"] == 2 * 7
-    top = res["table"][0]
+    assert res["family"] == 2 * (8 + len(res["comparisons"]["strong"]["experience"]))
+    assert res["table"][0]["measure"] == "winner distribution"
+    top = [t for t in res["table"] if t["measure"].endswith("win rate")][0]
     assert top["variant"] == "strong" and top["measure"] in ("seat 0 win rate", "green win rate") and top["significant"]
     assert not any(t["significant"] for t in res["table"] if t["variant"] == "same")
     effects = [abs(t["difference"]) for t in res["table"] if t["measure"].endswith("win rate")]
@@ -174,6 +179,7 @@ def test_many_variants_against_a_base_are_one_family_sorted_by_effect(tmp_path):
     alone = compare_rows(base, strong)["win_by_seat"][0]
     assert top["p_holm"] >= alone["p_holm"]  # a larger family never makes a claim easier
     for t in res["table"]:
-        assert t["significant"] == (t["significant"] and (t["ci_low"] > 0 or t["ci_high"] < 0))
+        if t["measure"] != "winner distribution":  # a test with no interval
+            assert t["significant"] == (t["ci_low"] > 0 or t["ci_high"] < 0), t
     assert "| strong |" in markdown_many(res)
     assert forest_plot(res, tmp_path / "f.svg").read_text().startswith("<svg")

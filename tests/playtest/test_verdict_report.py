@@ -21,16 +21,17 @@ def rows_with(wins_by_seat, players=4, metrics=None, first=0):
 def test_a_favoured_seat_is_named_with_its_interval_and_the_fair_share():
     rows = rows_with([200, 200, 400, 200])  # seat 2 wins 40% of 1000 against a fair 25%
     lines = verdict(summary(rows, 4), rows, 4)
-    assert any(line.startswith("Seat 2 wins 40% [36, 44] against a fair 25%: seat 2 is favoured") for line in lines), lines
-    assert any(line.startswith("Seat 0, who always acts first, wins 20% [17, 23] against a fair 25%: seat 0 is disadvantaged")
-               for line in lines), lines
+    # every interval says its level: the Holm step that decided the claim (two claims made first: 0.05/4, 0.05/3)
+    assert any(line.startswith("Seat 2 wins 40% [36, 44] (98.75% interval) against a fair 25%: seat 2 is favoured") for line in lines), lines
+    assert any(line.startswith("Seat 0, who always acts first, wins 20% [17, 23] (98.33% interval) against a fair 25%: "
+                               "seat 0 is disadvantaged") for line in lines), lines
 
 
 def test_noise_is_not_called_a_finding():
     rows = rows_with([14, 11, 13, 12])
     lines = verdict(summary(rows, 4), rows, 4)
-    assert lines[0].startswith("No seat wins more or less than a fair 25% beyond chance (seat 0 always acts first): over 50 games"
-                               " this run could see an edge of 20.4 points or more"), lines
+    assert lines[0].startswith("No seat wins more or less than a fair 25% beyond chance (seat 0 always acts first): these 50 games"
+                               " cannot see an edge smaller than 20.4 points either way"), lines
     assert "5,228 games would see 2 points" in lines[0]
     assert not any("first player" in line for line in lines)  # seat 0 always acted first: one claim, not two
 
@@ -40,7 +41,7 @@ def test_first_player_advantage_is_claimed_only_when_the_interval_excludes_fair(
     for i, r in enumerate(rows):  # seats alternate as first player; whoever acted first won 600 of 1000
         r["first_seat"] = r["winners"][0] if i % 500 < 300 else 1 - r["winners"][0]
     lines = verdict(summary(rows, 2), rows, 2)
-    assert ("The first player (the seat that acted first) wins 60% [56, 64] against a fair 50%: the first player is favoured "
+    assert ("The first player (the seat that acted first) wins 60% [56, 64] (98.33% interval) against a fair 50%: the first player is favoured "
             "(p = 7.6e-10 after Holm's correction across the 3 claims of this verdict).") in lines, lines
 
 

@@ -33,6 +33,9 @@ def state_view(st: "ArmiesRules", seat: int | None) -> dict[str, Any]:
             play = p.data["play"]
             prompt["card"] = play.get("card", "")
             prompt["target"] = play.get("target")
+            # the army the card is played through: the log says it to everyone ("through the bishop on c8"), so the
+            # board says it too (issue 46: found by tests/test_indistinguishability.py, received_leaks)
+            prompt["primary"] = play.get("primary")
             if p.kind == "pay":
                 prompt["need"] = cost_text(tuple(p.data["need"]))
         elif p.kind in ("attack_window", "after_dice"):

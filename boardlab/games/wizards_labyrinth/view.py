@@ -66,6 +66,9 @@ class LabyrinthView:
         for h in self.heroes:
             heroes.append({
                 "seat": h.seat, "pos": h.pos, "hp": h.hp, "keys": h.keys, "alive": h.alive,
+                # the tile it came through this turn, where it retreats after a lost fight: everyone saw it move, and the
+                # log says it ("via"), so the board says it too (issue 46: found by received_leaks)
+                "prev": h.prev,
                 "equipment": list(h.equipment),
                 "hand": list(h.hand) if is_hero else None, "hand_size": len(h.hand),
                 "frozen": h.frozen, "stuck": h.stuck, "sprint": h.sprint, "moved": h.moved,
