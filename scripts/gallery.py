@@ -27,6 +27,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from boardlab.engine.files import atomic_write
 from boardlab.games import BUILTIN
 
 REPO = Path(__file__).resolve().parents[1]
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             for g in games:
                 page = browser.new_page(viewport={"width": 900, "height": 600})
                 page.set_content(terminal_html(g))
-                page.screenshot(path=str(args.out / f"{g}-terminal.png"), full_page=True)
+                atomic_write(args.out / f"{g}-terminal.png", page.screenshot(full_page=True), "screenshot")
                 page.close()
                 print(args.out / f"{g}-terminal.png")
         if args.only != "terminal":
@@ -144,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                         page.wait_for_selector('body[data-turn="mine"], body[data-turn="over"]', state="attached",
                                                timeout=15_000)
                         page.wait_for_timeout(300)
-                        page.screenshot(path=str(args.out / f"{g}-{name}.png"))
+                        atomic_write(args.out / f"{g}-{name}.png", page.screenshot(), "screenshot")  # whole or not at all
                         ctx.close()
                         print(args.out / f"{g}-{name}.png")
         browser.close()

@@ -25,6 +25,7 @@ AGENTS: dict[str, Any] = {
     "random": RandomAgent,
     "first": FirstAgent,
     "ismcts": "boardlab.agents.mcts:ISMCTSAgent",
+    "core-ismcts": "boardlab.agents.core_agent:CoreISMCTSAgent",  # the compiled core's ISMCTS (issue 43)
     "mcts": "boardlab.agents.mcts:MCTSAgent",
     "omniscient-mcts": "boardlab.agents.mcts:OmniscientMCTSAgent",
     "persona": "boardlab.agents.persona:PersonaAgent",

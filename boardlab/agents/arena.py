@@ -13,6 +13,10 @@ Resuming.  With a ``log`` file, every finished game is appended to it as one
 JSON line (after a header line naming the arena), and a later run with the
 same arena (game, options, agents, field, seed) skips the games already in
 the file: a stopped run loses nothing, and a larger ``games`` continues it.
+Each finished chunk's lines are appended whole, with one ``write`` on an
+``O_APPEND`` descriptor and an fsync (:func:`boardlab.engine.files.append_lines`),
+so a kill leaves the log ending at a whole game; a last line cut short (a log
+written otherwise) is ignored when read and dropped before appending.
 
 Head to head.  For every pair of agents that met, the report gives the
 first's score against the second (1 when it scored more in a game, 0.5 on
@@ -42,6 +46,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from boardlab.engine.errors import SaveFileError
+from boardlab.engine.files import append_lines
 from boardlab.agents.runner import GameRecord, game_seed
 from boardlab.stats import wilson  # noqa: F401  (re-exported)
 
@@ -178,20 +183,17 @@ def run_arena(
 
     def keep(chunk: list[tuple[int, GameRecord]]) -> None:
         results.extend(chunk)
-        if sink is not None:
+        if sink is not None:  # whole lines, appended with O_APPEND and fsynced (a kill never leaves half a game)
+            lines = []
             for order, record in chunk:
                 line = record.to_json()
                 del line["actions"], line["metrics"]
-                sink.write(json.dumps({"order": order, **line}) + "\n")
-            sink.flush()
+                lines.append(json.dumps({"order": order, **line}))
+            append_lines(sink, lines, "arena log", error=SaveFileError)
         if progress:
             progress(len(chunk))
 
-    try:
-        _run_tasks(config, tasks, jobs, keep)
-    finally:
-        if sink is not None:
-            sink.close()
+    _run_tasks(config, tasks, jobs, keep)
     results.sort(key=lambda x: x[0])
     players = game.players
     report = rate(agents, [(lineup_of[o], r, (o % len(table)) % players) for o, r in results], field)
@@ -231,12 +233,11 @@ def _run_tasks(config: dict[str, Any], tasks: list, jobs: int,
         for t in tasks:
             keep(_play_tasks((config, [t])))
         return
-    import multiprocessing as mp
+    from .runner import worker_pool
 
     size = max(1, min(8, len(tasks) // (jobs * 4) or 1))
     chunks = [(config, tasks[i : i + size]) for i in range(0, len(tasks), size)]
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(jobs) as pool:
+    with worker_pool(jobs) as pool:  # stopped within a second of SIGINT/SIGTERM; dies with a killed parent
         for chunk in pool.imap_unordered(_play_tasks, chunks):
             keep(chunk)
 
@@ -282,18 +283,18 @@ def read_log(path: "str | os.PathLike[str]", header: dict[str, Any]) -> dict[int
     return done
 
 
-def _open_log(path: "str | os.PathLike[str]", header: dict[str, Any]):  # type: ignore[no-untyped-def]
+def _open_log(path: "str | os.PathLike[str]", header: dict[str, Any]) -> "str | os.PathLike[str]":
+    """Make ``path`` ready for appending games (see :func:`~boardlab.engine.files.append_lines`): a last line cut
+    short is dropped, so appended games start on their own line; a new log gets its header line."""
     if os.path.exists(path) and os.path.getsize(path) > 0:
-        with open(path, "rb+") as g:  # drop a last line cut short, so appended games start on their own line
+        with open(path, "rb+") as g:
             data = g.read()
             if not data.endswith(b"\n"):
                 g.truncate(data.rfind(b"\n") + 1)
-    fresh = not os.path.exists(path) or os.path.getsize(path) == 0
-    f = open(path, "a", encoding="utf-8")
-    if fresh:
-        f.write(json.dumps(header) + "\n")
-        f.flush()
-    return f
+                os.fsync(g.fileno())
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        append_lines(path, [json.dumps(header)], "arena log", error=SaveFileError)
+    return path
 
 
 def rate(agents: Sequence[str], played: Sequence[tuple[Any, ...]], field: str | None = None) -> dict[str, Any]:

@@ -11,9 +11,14 @@ play the games (rules and agents alike) and returns the same records.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from boardlab.engine.rng import derive_seed
 
@@ -199,18 +204,125 @@ def run_batch(
             if progress:
                 progress(len(chunk))
         return out
-    import multiprocessing as mp
-
     size = chunk_size or max(1, min(50, games // (jobs * 8) or 1))
     chunks = [(config, specs, seeds[i : i + size], keep_actions, core) for i in range(0, games, size)]
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     out = []
-    with ctx.Pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         for chunk in pool.imap(_play_chunk, chunks):
             out.extend(chunk)
             if progress:
                 progress(len(chunk))
     return out
+
+
+# -- workers and interrupts -------------------------------------------------------------------------------------------
+#
+# Every command that runs worker processes (simulate, playtest, compare's runs, tune, study, arena) plays through
+# :func:`worker_pool` inside :func:`interrupts`: SIGINT and SIGTERM raise :class:`Interrupted` in the main process,
+# the pool's workers are stopped (SIGTERM, which they do not catch) and joined before the exception goes on, and
+# every worker dies with its parent, even a SIGKILLed one (Linux: PR_SET_PDEATHSIG; elsewhere a thread that polls
+# the parent's pid).  Workers ignore SIGINT, so Ctrl+C in a terminal (sent to the whole process group) reaches only
+# the parent, which stops them.
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM reached a command while it worked; ``exit_code`` is 130 or 143 (128 + the signal)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+@contextmanager
+def interrupts() -> Iterator[None]:
+    """While inside, SIGINT and SIGTERM raise :class:`Interrupted` in the main thread (once: a second signal
+    during the clean-up is ignored).  Elsewhere than the main thread, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_IGN)  # the clean-up (stopping workers, removing temporary files) runs once
+        raise Interrupted(signum)
+
+    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this process die when ``parent`` does (PR_SET_PDEATHSIG on Linux, else a polling thread)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0:  # 1 = PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # the parent died before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # pragma: no cover - no libc prctl: poll instead
+            pass
+
+    def watch() -> None:  # pragma: no cover - platforms without PR_SET_PDEATHSIG
+        while True:
+            time.sleep(0.25)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="boardlab-parent-watch", daemon=True).start()
+
+
+def _worker_start(parent: int) -> None:
+    """Initializer of every worker process (see :func:`worker_pool`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it stops the workers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # Pool.terminate() stops a worker at once, silently
+    if hasattr(signal, "pthread_sigmask"):  # (the parent blocked them while it forked: see worker_pool)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    _die_with_parent(parent)
+
+
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[Any]:
+    """A ``multiprocessing`` pool of ``jobs`` workers that stop with the command.
+
+    On leaving normally the pool is closed and joined; on any exception (an
+    :class:`Interrupted` above all) its workers are terminated and joined before
+    the exception goes on, so none is alive a moment later; and each worker
+    dies with its parent even if the parent is killed (see the section comment).
+    """
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    # a signal that came while the pool is being built would leave it half made (Pool.__init__ cleans up only
+    # after an Exception): the signals wait until the pool stands, then raise in the try below
+    mask = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    if mask:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        pool = ctx.Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    finally:
+        if mask:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    try:
+        yield pool
+    except BaseException:
+        pool.terminate()
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
 
 
 def summarize(game: "Game", agent_specs: Sequence[str], records: Sequence[GameRecord], seed: int, seconds: float) -> dict[str, Any]:

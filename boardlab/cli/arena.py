@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from boardlab.agents.arena import format_report, ladder, lineups, run_arena, with_budget
 from boardlab.engine.errors import InvalidOptionError, UnknownAgentError
 
-from .common import PLAYERS, SEED, check_agent, check_games, check_jobs, check_output_file, console, make_game, engine_option, use_engine
+from .common import PLAYERS, SEED, check_agent, check_games, check_jobs, check_output_file, console, make_game, engine_option, use_engine, worker_command
 
 
 def _specs(text: str) -> list[str]:
@@ -99,14 +99,15 @@ def command(game_id: str, agents: str | None, ladder_spec: str | None, field: st
         return run_arena(game, specs, n_games, seed, jobs, field=field, progress=progress, log=log, sides=sides)
 
     err = console(stderr=True)
-    if err.is_terminal and not as_json:
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn())
-        with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task(f"{game.id} arena", total=total)
-            report = run(lambda k: bar.advance(task, k))
-    else:
-        report = run()
+    with worker_command(log):  # SIGINT/SIGTERM: workers stopped, one line, exit 130/143; the log keeps whole games
+        if err.is_terminal and not as_json:
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeElapsedColumn(), TimeRemainingColumn())
+            with Progress(*columns, console=err, transient=True) as bar:
+                task = bar.add_task(f"{game.id} arena", total=total)
+                report = run(lambda k: bar.advance(task, k))
+        else:
+            report = run()
     report["jobs"] = jobs
     if as_json:
         click.echo(json.dumps(report))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import click
 from rich.console import Console
@@ -14,6 +15,7 @@ from boardlab.agents import make_agent
 from boardlab.engine import registry
 from boardlab.engine.core import ENGINES, EngineChoice, choose
 from boardlab.engine.errors import BoardlabError, InvalidOptionError, UnknownAgentError
+from boardlab.engine.files import check_output, check_output_folder
 from boardlab.engine.game import Game
 
 #: The pseudo-agent naming a human seat in ``boardlab play``.
@@ -108,14 +110,120 @@ def check_games(ctx: click.Context, param: click.Parameter, value: int | None) -
 
 
 def check_output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Callback of options naming a file to write: its folder must exist (checked before any work)."""
+    """Callback of options naming a file to write, checked before any work: its folder must exist, and the
+    target must not be a folder, FIFO, device or unwritable file, nor have a name that is not UTF-8."""
     if value is not None:
         parent = Path(value).expanduser().parent
         if not parent.is_dir():
-            raise click.BadParameter(f"cannot write {value}: the folder {parent} does not exist")
+            raise click.BadParameter(f"cannot write {printable(value)}: the folder {printable(parent)} does not exist")
         if Path(value).is_dir():
-            raise click.BadParameter(f"cannot write {value}: it is a folder")
+            raise click.BadParameter(f"cannot write {printable(value)}: it is a folder")
+        check_output(Path(value).expanduser(), "file")
     return value
+
+
+def check_output_dir(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Callback of ``--out FOLDER`` options, checked before any work: a folder (or a path where one can be
+    made) that is writable, with a UTF-8 name (pyarrow and the reports need one)."""
+    if value is not None:
+        check_output_folder(Path(value).expanduser(), "output folder")
+    return value
+
+
+def printable(value: Any) -> str:
+    """``value`` (a path or name) as text safe to print: bytes that are not UTF-8 (lone surrogates) escaped."""
+    text = str(value)
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+class Keeping:
+    """Where a worker command keeps its games, for the line an interrupt prints (see :func:`worker_command`).
+
+    ``where`` is the run folder (or arena log); ``None``: the command keeps nothing on disk (``simulate``).
+    """
+
+    def __init__(self, where: str | Path | None) -> None:
+        self.where = where
+
+    def games(self) -> int:
+        """The games on disk in :attr:`where`: rows of every run part under it, or an arena log's game lines."""
+        where = self.where
+        if where is None:
+            return 0
+        p = Path(where)
+        if p.is_file():  # an arena log: a header line, then one line per game
+            try:
+                with open(p, "rb") as f:
+                    return max(0, sum(1 for line in f if line.endswith(b"\n") and line.strip()) - 1)
+            except OSError:
+                return 0
+        if not p.is_dir():
+            return 0
+        import pyarrow.parquet as pq
+
+        total = 0
+        for part in p.rglob("part-[0-9]*.parquet"):
+            try:
+                total += pq.read_metadata(part).num_rows
+            except Exception:  # noqa: BLE001 - a part being written when the signal came is not kept
+                pass
+        return total
+
+
+@contextmanager
+def worker_command(where: str | Path | None) -> Iterator[Keeping]:
+    """Run a command that plays games in worker processes so that SIGINT and SIGTERM stop it cleanly.
+
+    Inside, the signals raise :class:`~boardlab.agents.runner.Interrupted`; the worker pools stop their
+    workers within a second (and workers die with a killed parent), files are only ever replaced whole, and
+    the command ends with one line on stderr, ``boardlab: interrupted; N games kept in D, rerun the same
+    command to resume``, and exit code 130 (SIGINT) or 143 (SIGTERM).  The yielded :class:`Keeping` may be
+    pointed at another folder as the command moves on.
+    """
+    from boardlab.agents.runner import interrupts
+
+    keeping = Keeping(where)
+    _KEEPING.append(keeping)
+    try:
+        with interrupts():
+            yield keeping
+    except KeyboardInterrupt as exc:
+        code = getattr(exc, "exit_code", 130)
+        if keeping.where is None:
+            line = "interrupted; no games kept (this command writes nothing until it ends), rerun the same command"
+        else:
+            line = (f"interrupted; {keeping.games():,} games kept in {printable(keeping.where)}, "
+                    "rerun the same command to resume")
+        click.echo(f"boardlab: {line}", err=True)
+        sys.exit(code)
+    finally:
+        _KEEPING.remove(keeping)
+
+
+_KEEPING: list[Keeping] = []
+
+
+def keep_in(where: str | Path | None) -> None:
+    """Tell the running :func:`worker_command` where its games are now kept (a run folder, an arena log)."""
+    if _KEEPING:
+        _KEEPING[-1].where = where
+
+
+def interruptible(fn: Any) -> Any:
+    """Decorator of a command function (below its click options): its whole body runs in
+    :func:`worker_command` (``keep_in`` names the folder once it is known)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with worker_command(None):
+            return fn(*args, **kwargs)
+
+    return wrapper
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from boardlab.cli.common import console
+from boardlab.cli.common import check_output_file, console
 
 
 def _results(run) -> list:
@@ -39,7 +39,7 @@ def _label(path: str, run) -> str:
 @click.argument("run_a", type=click.Path(exists=True, file_okay=False))
 @click.argument("run_b", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
-@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None, callback=check_output_file,
               help="Where to write the HTML comparison (default: RUN_B/comparison.html).")
 def command(run_a: str, run_b: str, as_json: bool, html_path: str | None) -> None:
     """Compare two playtest runs made with the same seed and number of games (paired by seed)."""
@@ -48,10 +48,13 @@ def command(run_a: str, run_b: str, as_json: bool, html_path: str | None) -> Non
     from boardlab.playtest.compare import compare_rows, html_comparison, markdown_comparison
     from boardlab.playtest.store import RunDir
 
+    from boardlab.engine.files import check_output
+
     a, b = RunDir(run_a), RunDir(run_b)
+    target = check_output(html_path or Path(run_b) / "comparison.html", "HTML comparison")  # before any work
     result = compare_rows(_results(a), _results(b))
     label_a, label_b = _label(run_a, a), _label(run_b, b)
-    out = html_comparison(label_a, label_b, result, html_path or Path(run_b) / "comparison.html")
+    out = html_comparison(label_a, label_b, result, target)
     result["html"] = str(out)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))

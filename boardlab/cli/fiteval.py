@@ -17,6 +17,7 @@ import click
 
 from boardlab.engine.evaluation import FittedEvaluation
 from boardlab.engine.errors import UnknownAgentError
+from boardlab.engine.files import atomic_write
 
 from .common import PLAYERS, SEED, check_agent, check_games, check_jobs, check_output_file, console, default_agent, make_game
 
@@ -51,7 +52,7 @@ def command(game_id: str, agents: str | None, n_games: int, players: int | None,
     base = FittedEvaluation.load(out) if merge and Path(out).exists() else None
     with console(stderr=True).status(f"playing {n_games} games of {game.name}..."):
         data = fit_evaluation(game, specs, n_games, seed, every, jobs, base)
-    Path(out).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    atomic_write(out, json.dumps(data, indent=1, sort_keys=True) + "\n", "evaluation file")
     s = data["fit"][str(game.players)]
     console().print(f"wrote {out}: {s['positions']} positions; held-out log-loss {s['logloss_fitted']} "
                   f"(constant {s['logloss_constant']}, the game's evaluate {s['logloss_game_evaluate']})")

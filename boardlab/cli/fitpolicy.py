@@ -14,12 +14,12 @@ then measure the result in the arena before trusting it.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
 from boardlab.agents.policy import DEFAULT_TEACHER
 from boardlab.engine.errors import UnknownAgentError
+from boardlab.engine.files import atomic_write
 
 from .common import PLAYERS, SEED, check_agent, check_games, check_jobs, check_output_file, console, make_game
 
@@ -49,7 +49,7 @@ def command(game_id: str, teacher: str, n_games: int, players: int | None, varia
     check_agent(teacher, game, 0)
     with console(stderr=True).status(f"playing {n_games} games of {game.name}..."):
         data = fit_policy(game, teacher, n_games, seed, jobs)
-    Path(out).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    atomic_write(out, json.dumps(data, indent=1, sort_keys=True) + "\n", "policy file")
     kinds = data["fit"]["kinds"]
     summary = ", ".join(f"{k} {s['policy_agrees']} (heuristic {s['heuristic_agrees']})"
                         for k, s in sorted(kinds.items()) if s["held_out"])

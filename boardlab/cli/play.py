@@ -31,7 +31,7 @@ from boardlab.render.compact import Squares, compact_frame, pages, quick_start_l
 from boardlab.render.terminal import layout_panels, render_actions, render_scene
 from boardlab.web.rules import quick_start
 
-from .common import HUMAN, PLAYERS, SEED, console, make_game, parse_seats
+from .common import HUMAN, PLAYERS, SEED, check_output_file, console, make_game, parse_seats
 from .savefile import SavedGame
 
 HELP_LINE = ("Type the number of an action (or its line as listed, or its whole label), or a square (c4; b1 c3 "
@@ -438,7 +438,7 @@ def default_save_path(game_id: str, seed: int) -> Path:
               help="Who plays seat K: 'human' or an agent spec (repeatable). Default: seat 0 is human.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Override a game option (repeatable).")
 @click.option("--seed", type=SEED, help="Random seed (default: a fresh random one).")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Where to save the game (default: GAME-SEED.json in the per-user data folder; the path is printed).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), callback=check_output_file, help="Where to save the game (default: GAME-SEED.json in the per-user data folder; the path is printed).")
 def command(game_id: str, players: int | None, variant: str | None, seats: tuple[str, ...],
             options: tuple[str, ...], seed: int | None, save_path: str | None) -> int:
     """Play GAME in the terminal: humans against bots, or several humans hot-seat."""

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from boardlab.cli.common import MAX_GAMES, MAX_TURNS, PLAYERS, SEED, FiniteFloat, check_games, check_jobs, console, make_game, parse_agents, engine_option, use_engine
+from boardlab.cli.common import (MAX_GAMES, MAX_TURNS, PLAYERS, SEED, FiniteFloat, check_games, check_jobs, check_output_dir,
+                                 console, engine_option, interruptible, keep_in, make_game, parse_agents, use_engine)
 from boardlab.engine.errors import InvalidOptionError
 
 
@@ -115,7 +116,8 @@ def _compare_many(folders: list[Path]) -> dict:
 @click.option("--jobs", type=click.IntRange(min=1), default=None, callback=check_jobs, help="Worker processes (default: all cores).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True, help="Where the games run.")
 @click.option("--ray-address", default=None, help="Address of an existing Ray cluster (default: start a local one).")
-@click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/<game>-<variant>-s<seed>-n<games>).")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=check_output_dir,
+              help="Run folder (default: runs/<game>-<variant>-s<seed>-n<games>).")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="Rule option override (repeatable).")
 @click.option("--max-turns", type=MAX_TURNS, default=None, help="Turn cap.")
 @click.option("--restrict", multiple=True, metavar="SEAT=TAG", help="Restricted play: SEAT's agent never takes actions tagged TAG (e.g. 0=card:Ambush; case-insensitive; repeat to add tags; --list-tags lists them).")
@@ -137,10 +139,12 @@ def _compare_many(folders: list[Path]) -> dict:
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics summary as one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @engine_option
+@interruptible
 def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_address, out, options, max_turns, restrict, until_ci, look_every, skill_agent, skill_games, luck_games, luck_search_games, detect, list_tags, as_json, quiet, engine=None):
     """Playtest GAME: run many bot games, store results.parquet, write report.html.
 
-    An interrupted run resumes: run the same command again with the same --out.
+    An interrupted run resumes: run the same command again with the same --out. SIGINT or SIGTERM stops the
+    workers, keeps every finished chunk of games and exits 130 or 143 with one line saying how many were kept.
     """
     use_engine(engine)
     from boardlab.playtest import execute, plan_run
@@ -184,6 +188,7 @@ def command(game_id, variants, players, agents, games, seed, jobs, backend, ray_
     for v, cfg in zip(names, configs):
         label = Path(v).stem if v and v.endswith(".json") else (v or cfg.variant)  # v may carry content edits
         folder = Path(out) / label if out and len(configs) > 1 else Path(out or f"runs/{cfg.game}-{label}-s{seed}-n{games}")
+        keep_in(Path(out) if out else folder)
         progress, callback = _progress_runner(games, quiet or as_json)
         if progress:
             with progress:

@@ -71,11 +71,12 @@ class SavedGame:
         return doc
 
     def save(self, path: str | Path, state: State | None = None) -> None:
+        """Write the record atomically (:func:`~boardlab.engine.files.atomic_write`): a full disk or a kill
+        leaves the previous save as it was, and the error says so in one line."""
+        from boardlab.engine.files import atomic_write
+
         text = json.dumps(self.to_json(state), indent=None, separators=(",", ":"))
-        try:
-            Path(path).write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise SaveFileError(f"cannot write {path}: {exc.strerror}") from None
+        atomic_write(path, text + "\n", "saved game", error=SaveFileError)
 
     @classmethod
     def from_json(cls, doc: Any, where: str = "save file") -> "SavedGame":

@@ -14,7 +14,8 @@ from rich.table import Table
 
 from boardlab.agents.runner import run_batch, summarize, timed
 
-from .common import MAX_TURNS, PLAYERS, SEED, check_games, check_jobs, console, engine_option, make_game, parse_agents, use_engine
+from .common import (MAX_TURNS, PLAYERS, SEED, check_games, check_jobs, console, engine_option, make_game, parse_agents,
+                     use_engine, worker_command)
 
 
 @click.command("simulate")
@@ -36,15 +37,16 @@ def command(game_id: str, n_games: int, seed: int, agents: str | None, variant: 
     specs = parse_agents(agents, game)
     choice = use_engine(engine, game, specs)
     err = console(stderr=True)
-    if err.is_terminal:
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn())
-        with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task(f"{game.id} x{n_games}", total=n_games)
-            records, seconds = timed(lambda: run_batch(
-                game, specs, n_games, seed, jobs, progress=lambda k: bar.advance(task, k), engine=choice))
-    else:
-        records, seconds = timed(lambda: run_batch(game, specs, n_games, seed, jobs, engine=choice))
+    with worker_command(None):  # SIGINT/SIGTERM: workers stopped, one line, exit 130/143
+        if err.is_terminal:
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeElapsedColumn(), TimeRemainingColumn())
+            with Progress(*columns, console=err, transient=True) as bar:
+                task = bar.add_task(f"{game.id} x{n_games}", total=n_games)
+                records, seconds = timed(lambda: run_batch(
+                    game, specs, n_games, seed, jobs, progress=lambda k: bar.advance(task, k), engine=choice))
+        else:
+            records, seconds = timed(lambda: run_batch(game, specs, n_games, seed, jobs, engine=choice))
     summary = summarize(game, specs, records, seed, seconds)
     summary["jobs"] = jobs
     summary["engine"] = choice.to_json()

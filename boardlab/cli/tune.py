@@ -6,7 +6,8 @@ import json
 
 import click
 
-from boardlab.cli.common import MAX_GAMES, PLAYERS, FiniteFloat, check_games, check_jobs, check_output_file, console, engine_option, use_engine
+from boardlab.cli.common import (MAX_GAMES, PLAYERS, FiniteFloat, check_games, check_jobs, check_output_dir, check_output_file,
+                                 console, engine_option, interruptible, keep_in, use_engine)
 
 
 @click.command("tune")
@@ -27,12 +28,14 @@ from boardlab.cli.common import MAX_GAMES, PLAYERS, FiniteFloat, check_games, ch
 @click.option("--eta", type=click.IntRange(2, 10), default=3, show_default=True, help="Halving factor between rungs.")
 @click.option("--tolerance", "tolerance", multiple=True, type=FiniteFloat(0, 1000), help="Loss within which a target counts as reached, one per --target (defaults: balance 0.05, truncation 0.01, length 0.05).")
 @click.option("--confirm-games", type=click.IntRange(1, MAX_GAMES), default=None, help="Fresh games for the final confirmation (default: the top rung's games).")
-@click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Run folder (default: runs/tune-<game>-s<seed>).")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=check_output_dir,
+              help="Run folder (default: runs/tune-<game>-s<seed>).")
 @click.option("--quiet", is_flag=True, help="No progress bar or trial table.")
 @click.option("--save-variant", type=click.Path(dir_okay=False), default=None, callback=check_output_file, help="Write the best settings as a variant file (play it with --variant FILE).")
 @click.option("--save-unconfirmed", is_flag=True, help="With --save-variant: write the setting even if the confirmation did not confirm it (the file records the verdict and p-values).")
 @click.option("--json", "as_json", is_flag=True)
 @engine_option
+@interruptible
 def command(game_id, targets, params, trials, games, repeats, players, variant, agents, seed, sampler, closeness, jobs, rungs, eta,
             tolerance, confirm_games, out, quiet, save_variant, as_json, save_unconfirmed=False, engine=None):
     """Search GAME's tunable rule parameters toward the targets, race the promising ones, confirm on fresh games."""
@@ -56,6 +59,7 @@ def command(game_id, targets, params, trials, games, repeats, players, variant, 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     out = out or f"runs/tune-{game_id}-s{seed}"
+    keep_in(out)
     err = console(stderr=True)
     show = not (quiet or as_json) and err.is_terminal
     bar = Progress(TextColumn("tuning: games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
@@ -103,16 +105,20 @@ class Results:
 
 
 def _event(entry: tuple, seat: int | None, omniscient: bool) -> dict[str, Any]:
-    """One log entry as ``seat`` may see it (see :meth:`State.events`)."""
+    """One log entry as ``seat`` may see it (see :meth:`State.events`).
+
+    Its ``data`` is a copy: the log is shared by every clone and sealed by the
+    state's digest, so a caller changing what it was given must not change it.
+    """
     idx, decision, turn, text, data, to, ptext, pdata = entry
     ev: dict[str, Any] = {"i": idx, "decision": decision, "turn": turn}
     if to is not None and (omniscient or (seat is not None and seat in to)):
         ev["text"] = ptext if ptext is not None else text
-        ev["data"] = pdata if pdata is not None else data
+        ev["data"] = copy_value(pdata if pdata is not None else data)
         ev["private"] = True
     else:
         ev["text"] = text
-        ev["data"] = data
+        ev["data"] = copy_value(data)
     return ev
 
 def _short(value: Any, limit: int = 120) -> str:
@@ -199,6 +205,12 @@ def win_results(players: int, winners: Sequence[int], reason: str) -> Results:
     return Results(tuple(1.0 if s in w else 0.0 for s in range(players)), w, False, reason)
 
 
+_SANDBOX_PLAYOUTS = 3
+"""Random playouts :meth:`State.from_json` tries a position without a history on."""
+
+_SANDBOX_DECISIONS = 150
+"""Decisions per such playout."""
+
 _BASE_SLOTS = ("game", "rng", "turn", "decisions", "truncated", "stack", "_log", "_log_len", "_legal", "_seed", "_hist")
 
 
@@ -266,6 +278,296 @@ def _target_keys(scene: dict[str, Any], target: str, seat: int | None) -> list[s
     if exact in cards:  # copies of one card in a hand or an offer are the same choice
         return [exact, *(k for k in twins.get(exact, ()) if k != exact)]
     return [*place.get(exact, ()), exact]  # what stands on a square is what a player points at
+
+
+# -- the learned schema of a game's state documents (documents without a history) ------------------------------------
+
+_SCHEMAS: dict[str, "_Schema"] = {}
+_NUMBERED = re.compile(r"([A-Za-z_]+)([0-9]{1,6})")
+_INT_ROOM = 4096  # an integer above both this and 4 times the largest the samples held at its place is refused
+_OPEN = 256  # more distinct strings than this at one place: free text, not a closed set of names
+
+
+def _walk(value: Any, path: tuple, visit: Any, depth: int = 0) -> None:
+    """Call ``visit(path, value)`` for ``value`` and everything inside it, with list and set items
+    (and the keys and values of a dict that is not keyed by names) sharing one place each."""
+    visit(path, value)
+    if depth >= 10:
+        return
+    t = type(value)
+    if t is list or t is set or t is frozenset:
+        sub = path + ("[]",)
+        for v in value:
+            _walk(v, sub, visit, depth + 1)
+    elif t is tuple:
+        for i, v in enumerate(value):
+            _walk(v, path + (i,), visit, depth + 1)
+    elif t is dict:
+        if all(type(k) is str for k in value):
+            for k, v in value.items():
+                _walk(v, path + ("." + k,), visit, depth + 1)
+        else:
+            kp, vp = path + ("<k>",), path + ("<v>",)
+            for k, v in value.items():
+                _walk(k, kp, visit, depth + 1)
+                _walk(v, vp, visit, depth + 1)
+    else:
+        slots = getattr(t, "_record_slots", None)
+        if slots:
+            for name in slots:
+                _walk(getattr(value, name, None), path + ("." + name,), visit, depth + 1)
+
+
+class _Place:
+    """What the sampled positions held at one place of the state: types, signs, names, lengths, keys."""
+
+    __slots__ = ("types", "count", "nstr", "low", "high", "ints", "strs", "shapes", "lengths", "keys", "int_keys")
+
+    def __init__(self) -> None:
+        self.types: set[type] = set()
+        self.count = 0
+        self.nstr = 0  # how many strings were seen here
+        self.low: int | None = None  # the smallest integer seen
+        self.high: int | None = None  # the largest
+        self.ints: set[int] | None = set()  # the integers seen (None: more than a few)
+        self.shapes: set[str] | None = None  # prefixes of names such as "r12" or "S4" (None: no such shape)
+        self.strs: set[str] | None = set()  # None: free text
+        self.lengths: set[int] | None = set()  # lengths of lists and tuples (None: they vary)
+        self.keys: set[str] | None = None  # the names every sampled dict here had
+        self.int_keys: list[tuple] | None = None  # dict places whose keys every integer here was
+
+
+def _where(path: tuple) -> str:
+    return "".join(p if type(p) is str and p.startswith(".") else f"[{p}]" if type(p) is int else p for p in path)
+
+
+class _Schema:
+    """A game configuration's state schema, learned from fresh states and random games' positions.
+
+    Each place of a state (a field, a record's slot, the items of a list) gets
+    the types it held (``None`` only where some position held it), whether its
+    integers were ever negative, its names (for a closed set of strings such as
+    card names, together with every name in the game's own tables), the lengths
+    of its lists when they never vary (seat-indexed lists), the names its dicts
+    always had, and which dicts' keys its integers always were (references).
+    """
+
+    def __init__(self, game: "Game", klass: type) -> None:
+        self.places: dict[tuple, _Place] = {}
+        self.singles: dict[tuple, int] = {}  # dict places that occur once per position -> positions seen
+        self.names: set[str] = set()
+        self.within: list[tuple[str, str]] = []  # (F, G): seat by seat, F's items are always among G's
+        self._learn(game, klass)
+
+    def _note(self, path: tuple, value: Any) -> None:
+        p = self.places.get(path)
+        if p is None:
+            p = self.places[path] = _Place()
+        t = type(value)
+        p.types.add(t)
+        p.count += 1
+        if t is int:
+            if p.low is None or value < p.low:
+                p.low = value
+            if p.high is None or value > p.high:
+                p.high = value
+            if p.ints is not None and value not in p.ints:
+                p.ints.add(value)
+                if len(p.ints) > 64:
+                    p.ints = None
+        elif t is str:
+            p.nstr += 1
+            if p.strs is not None:
+                p.strs.add(value)
+                if len(p.strs) > _OPEN:
+                    p.strs = None
+        elif t is list or t is tuple:
+            if p.lengths is not None:
+                p.lengths.add(len(value))
+                if len(p.lengths) > 1:
+                    p.lengths = None
+        elif t is dict and all(type(k) is str for k in value):
+            p.keys = set(value) if p.keys is None else p.keys & set(value)
+
+    def _learn(self, game: "Game", klass: type) -> None:
+        game = _quiet(game)
+        # (a quiet copy of the game object: the caller's is never changed, another thread may be playing it)
+        positions = [klass.new(game, seed) for seed in range(6)]
+        for seed in range(6):
+            rng = Rng(0x5EED + seed)
+            s = klass.new(game, 1000 + seed)
+            every = 1 + seed
+            while not s.is_over() and s.decisions < 4000:
+                legal = s.legal_actions()
+                s.apply(legal[rng.below(len(legal))])
+                if s.decisions % every == 0:
+                    positions.append(s.clone())
+                    every = min(every * 2, 40)
+            positions.append(s)
+        self.within = _seat_subsets(positions, klass._game_fields, game.players)
+        refs: dict[tuple, set[tuple] | None] = {}
+        for s in positions:
+            seen_dicts: dict[tuple, Any] = {}
+            ints: list[tuple[tuple, int]] = []
+
+            def visit(path: tuple, value: Any) -> None:
+                self._note(path, value)
+                t = type(value)
+                if t is dict and value and not all(type(k) is str for k in value):
+                    seen_dicts[path] = None if path in seen_dicts else value
+                elif t is int:
+                    ints.append((path, value))
+
+            for name in klass._game_fields:
+                _walk(getattr(s, name), ("data", "." + name), visit)
+            for path, d in seen_dicts.items():
+                if d is not None and not any(type(p) is str and p in ("[]", "<k>", "<v>") for p in path):
+                    self.singles[path] = self.singles.get(path, 0) + 1
+            for path, v in ints:
+                cands = {q for q, d in seen_dicts.items() if d is not None and v in d}
+                refs[path] = cands if path not in refs else (refs[path] & cands if refs[path] is not None else None)
+        self.names = _static_names(game)
+        for p in self.places.values():
+            if p.strs:  # numbered names ("r12", "S4") keep their prefixes
+                shapes = {m.group(1) if m else None for m in map(_NUMBERED.fullmatch, p.strs)}
+                p.shapes = shapes if None not in shapes else None
+            if p.strs is not None and (not p.strs <= self.names or p.nstr < 24):
+                p.strs = None  # not a closed set of the game's own names, or seen too seldom to tell
+        for path, cands in refs.items():
+            ints = self.places[path].ints
+            if cands and self.places[path].count >= 12 and (ints is None or len(ints) >= 4):
+                self.places[path].int_keys = sorted(q for q in cands if self.singles.get(q) == len(positions))
+
+    def problem(self, state: "State") -> str | None:
+        """Where ``state`` holds what no sampled position did, in words; ``None`` when nothing is amiss."""
+        dicts: dict[tuple, Any] = {}
+        found: list[str] = []
+        refs: list[tuple[tuple, int, list]] = []
+        places = self.places
+
+        def visit(path: tuple, value: Any) -> None:
+            if found:
+                return
+            p = places.get(path)
+            if p is None:
+                return
+            t = type(value)
+            if t is dict and value and not all(type(k) is str for k in value):
+                dicts[path] = value
+            if t not in p.types and p.types != {type(None)}:
+                if not (t is int and float in p.types):
+                    have = " or ".join(sorted("null" if k is type(None) else k.__name__ for k in p.types))
+                    found.append(f"{_where(path)} is {_short(value, 40)}, where the game keeps {have}")
+                return
+            if t is int:
+                if value < 0 and p.low is not None and p.low >= 0:
+                    found.append(f"{_where(path)} is {value}, which is never negative")
+                elif p.high is not None and value > max(4 * p.high, _INT_ROOM):
+                    found.append(f"{_where(path)} is {value}, far larger than the game keeps there (at most"
+                                 f" {p.high} in its sampled positions)")
+                elif p.int_keys:
+                    refs.append((path, value, p.int_keys))
+            elif t is str:
+                if p.strs is not None and value not in p.strs and value not in self.names:
+                    found.append(f"{_where(path)} is {_short(value, 40)}, which names nothing in {state.game.name}")
+                elif p.shapes is not None:
+                    m = _NUMBERED.fullmatch(value)
+                    if m is None or m.group(1) not in p.shapes:
+                        found.append(f"{_where(path)} is {_short(value, 40)}, not a name such as {min(p.shapes)}1")
+            elif t is list or t is tuple:
+                if p.lengths is not None and p.count >= 24 and len(value) not in p.lengths and min(p.lengths) >= 2:
+                    found.append(f"{_where(path)} has {len(value)} items, where the game keeps {min(p.lengths)}")
+            elif t is dict and p.keys:
+                missing = p.keys - set(value) if all(type(k) is str for k in value) else p.keys
+                if missing:
+                    found.append(f"{_where(path)} lacks {_short(sorted(missing)[0], 40)}")
+
+        for name in type(state)._game_fields:
+            _walk(getattr(state, name), ("data", "." + name), visit)
+            if found:
+                return found[0]
+        for f, g in self.within:
+            for seat, (items, among) in enumerate(zip(getattr(state, f), getattr(state, g))):
+                extra = Counter(items) - Counter(among)
+                if extra:
+                    return (f"data.{f}[{seat}] holds {_short(next(iter(extra)), 40)}, which is not in data.{g}[{seat}]"
+                            " (every position of the game keeps the one among the other)")
+        for path, value, targets in refs:
+            for q in targets:
+                d = dicts.get(q)
+                if d is not None and value not in d:
+                    return f"{_where(path)} is {value}, which is not a key of {_where(q)}"
+        return None
+
+
+def _per_seat(value: Any, players: int) -> bool:
+    """``value`` is a list of one list of hashable scalars per seat."""
+    return (type(value) is list and len(value) == players and players > 0
+            and all(type(v) is list and all(type(x) in (str, int) for x in v) for v in value))
+
+
+def _seat_subsets(positions: list, fields: tuple, players: int) -> list[tuple[str, str]]:
+    """The pairs (F, G) of per-seat list fields where, in every sampled position, each seat's F items are among its
+    G items (counted), and F held something in some position (revealed cards among the hand)."""
+    first = positions[0]
+    cands = [f for f in fields if _per_seat(getattr(first, f), players)]
+    pairs = {(f, g) for f in cands for g in cands if f != g}
+    used: dict[str, int] = {}
+    for s in positions:
+        for f, g in list(pairs):
+            fv, gv = getattr(s, f), getattr(s, g)
+            if not (_per_seat(fv, players) and _per_seat(gv, players)) or any(
+                    Counter(a) - Counter(b) for a, b in zip(fv, gv)):
+                pairs.discard((f, g))
+        for f in cands:
+            if any(getattr(s, f)[k] for k in range(players)) if _per_seat(getattr(s, f), players) else False:
+                used[f] = used.get(f, 0) + 1
+    return sorted((f, g) for f, g in pairs if used.get(f, 0) >= 1)
+
+
+def _quiet(game: "Game") -> "Game":
+    """A shallow copy of ``game`` (sharing its tables) that records no events, for the loader's own playouts."""
+    import copy
+
+    twin = copy.copy(game)
+    twin.record_events = False
+    return twin
+
+
+def _static_names(game: "Game") -> set[str]:
+    """Every string in the game object's own tables (card, token and place names), a few levels deep."""
+    out: set[str] = set()
+    stack: list[tuple[Any, int]] = [(v, 0) for v in vars(game).values()]
+    seen: set[int] = set()
+    while stack and len(out) < 100_000:
+        value, depth = stack.pop()
+        t = type(value)
+        if t is str:
+            out.add(value)
+            continue
+        if depth > 6 or id(value) in seen or t in (int, float, bool, type(None)):
+            continue
+        seen.add(id(value))
+        if t in (list, tuple, set, frozenset):
+            stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, dict):
+            stack.extend((k, depth + 1) for k in value)
+            stack.extend((v, depth + 1) for v in value.values())
+        elif hasattr(value, "__dict__") and not callable(value) and type(value).__module__.startswith("boardlab"):
+            stack.extend((v, depth + 1) for v in vars(value).values())
+        elif getattr(t, "__slots__", None) and type(value).__module__.startswith("boardlab"):
+            stack.extend((getattr(value, s, None), depth + 1) for s in t.__slots__ if isinstance(s, str))
+    return out
+
+
+def _schema(game: "Game", klass: type) -> _Schema:
+    key = json.dumps([game.id, klass.__qualname__, game.config()], sort_keys=True, default=str)
+    found = _SCHEMAS.get(key)
+    if found is None:
+        if len(_SCHEMAS) > 64:
+            _SCHEMAS.clear()
+        found = _SCHEMAS[key] = _Schema(game, klass)
+    return found
 
 
 class State:
@@ -624,7 +926,10 @@ class State:
         return out
 
     def events(self, seat: int | None = None, *, omniscient: bool = False) -> list[dict[str, Any]]:
-        """The event log as ``seat`` may see it (``omniscient=True``: everything, for debugging)."""
+        """The event log as ``seat`` may see it (``omniscient=True``: everything, for debugging).
+
+        The events are new dicts with copies of their data: changing them does not change the log.
+        """
         self._check_seat(seat)
         return [_event(entry, seat, omniscient) for entry in self._entries()]
 
@@ -775,8 +1080,13 @@ class State:
           the derived one; the error names the first field that differs;
         * without one, each field must have the types of a fresh state's field
           (the error names it), and the loaded position must answer the
-          engine's questions (acting seat, legal actions, views, results) and
-          pass the game's :meth:`check_invariants`;
+          engine's questions (acting seat, legal actions, views, results), pass
+          the game's :meth:`check_invariants` and its state properties
+          (:mod:`boardlab.engine.properties`), match the schema learned from the
+          game's own positions (types and ``None`` place by place, signs, names
+          from the game's tables, fixed lengths and keys, references between
+          fields: :class:`_Schema`), and survive a sandbox (every legal action
+          once and short random playouts, on copies: :meth:`_sandbox`);
         * with a ``game``, the document's configuration (``game``, ``players``,
           ``variant``, ``options``) must be that game's;
         * last, a document carrying a ``digest`` must still match it (the
@@ -894,7 +1204,8 @@ class State:
 
     @classmethod
     def _decode_checked(cls, doc: dict[str, Any], game: "Game") -> "State":
-        """Decode a state without a history: typed fields, then the engine's questions and invariants."""
+        """Decode a state without a history: typed fields, the engine's questions, invariants and properties,
+        the learned schema, then the sandbox."""
         self = cls.__new__(cls)
         self.game = game
         self.rng = Rng(doc["rng"])
@@ -939,12 +1250,77 @@ class State:
             for s in (None, *range(game.players)):
                 self.view(s)
             self.check_invariants()
+            # the game's state properties (boardlab.engine.properties; read from the game class, as
+            # properties.check_state does, since that module may not be imported here: it imports the registry)
+            for prop in getattr(type(game), "properties", None) or ():
+                if prop.kind == "state":
+                    try:
+                        prop.check(self)
+                    except Exception as exc:
+                        raise SaveFileError(f"the saved position breaks the rule property {prop.name!r}: "
+                                            f"{_short(str(exc) or type(exc).__name__, 200)}") from None
         except SaveFileError:
             raise
         except Exception as exc:
             raise SaveFileError(f"the saved position is inconsistent: {type(exc).__name__}: {_short(str(exc), 200)}") from None
+        problem = _schema(game, cls).problem(self)
+        if problem is not None:
+            raise SaveFileError(f"state field {problem}")
         self._legal = None
+        self._sandbox()
         return self
+
+    def _sandbox(self) -> None:
+        """Try the loaded position without changing it: every legal action once, and short random playouts.
+
+        A position that passes the field checks can still hold a value the rules
+        trip over later (a name no table has, a number used as an index); this
+        plays it on, on copies with events off, and refuses the document
+        (:class:`SaveFileError`) when the rules raise anything.
+        """
+        game = _quiet(self.game)  # copies with events off, on a copy of the game object (never the caller's)
+        step = "a legal action"
+        try:
+            legal = self.legal_actions()
+            for action in legal[:64]:
+                step = f"the legal action {list(action)!r}"
+                child = self.clone()
+                child.game = game
+                child.apply(action)
+                child.current_seat()
+                child.legal_actions()
+                if child.is_over():
+                    child.results()
+            rng = Rng(self.rng.state ^ 0x9E3779B97F4A7C15)
+            for k in range(_SANDBOX_PLAYOUTS):
+                s = self.clone()
+                s.game = game
+                for n in range(_SANDBOX_DECISIONS):
+                    if s.is_over():
+                        step = "the results of a playout"
+                        s.results()
+                        break
+                    seat = s.current_seat()
+                    step = f"decision {n + 1} of a playout"
+                    if n % 8 == 0:
+                        for v in (None, *range(game.players)):
+                            s.view(v)
+                        s.determinize(seat, rng.next64()).legal_actions()
+                        s.evaluate(seat)
+                    options = s.legal_actions()
+                    if not options:
+                        raise ValueError("the game is not over but no seat can act")
+                    s.apply(options[rng.below(len(options))])
+                step = "its state document"
+                s.to_json()
+        except SaveFileError:
+            raise
+        except Exception as exc:
+            cause = exc.__cause__ if isinstance(exc, IllegalActionError) and exc.__cause__ is not None else exc
+            raise SaveFileError(f"the saved position breaks the rules at {step}: {type(cause).__name__}: "
+                                f"{_short(str(cause), 160)}") from None
+        finally:
+            self._legal = None
 
     @classmethod
     def loads(cls, text: str, game: "Game | None" = None) -> "State":

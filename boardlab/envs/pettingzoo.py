@@ -24,7 +24,13 @@ Conventions (as PettingZoo's classic games):
 * rewards come at the end: +1 for each winner, -1 for each loser, 0 for all
   in a game without a winner; a game stopped by the turn cap sets
   ``truncations`` (not ``terminations``) and gives 0;
-* ``info["view"]`` holds the agent's full JSON view for agents that prefer it.
+* ``info["view"]`` holds the agent's full JSON view for agents that prefer it;
+* misuse raises boardlab's own errors (:mod:`boardlab.engine.errors`, all
+  :class:`ValueError`), each with one line saying what to do: an unknown
+  agent name (``observe("player_99")``, ``action_space``) or keyword
+  (``env(g, bogus=1)``) is an :class:`~boardlab.engine.errors.InvalidOptionError`,
+  so is using the environment before ``reset()``; a ``step`` once every agent is
+  done is a :class:`~boardlab.engine.errors.GameOverError`.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from boardlab.engine.errors import IllegalActionError, InvalidOptionError
+from boardlab.engine.errors import GameOverError, IllegalActionError, InvalidOptionError
 from boardlab.engine.registry import make
 
 from .encoding import OBSERVATION_SIZE, action_space_size, check_action_count, encode_view
@@ -89,10 +95,21 @@ class BoardlabAECEnv(AECEnv):
 
     # -- spaces ----------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent(agent)]
+
+    def _agent(self, agent: Any) -> str:
+        """``agent`` if it names one of this game's agents, else :class:`InvalidOptionError`."""
+        if not isinstance(agent, str) or agent not in self.possible_agents:
+            raise InvalidOptionError(f"no agent named {_short(agent)} in this {self.game.players}-player game;"
+                                     f" agents are {', '.join(self.possible_agents)}")
+        return agent
+
+    def _started(self, what: str) -> None:
+        if self.state is None:
+            raise InvalidOptionError(f"call reset() before {what}()")
 
     # -- lifecycle -------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -121,7 +138,8 @@ class BoardlabAECEnv(AECEnv):
             self.infos[self.agent_selection] = {"legal_labels": [self.state.describe(a) for a in legal]}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
+        seat = self.possible_agents.index(self._agent(agent))
+        self._started("observe")
         view = self.state.view(seat)
         mask = np.zeros(self._n_actions, dtype=np.int8)
         if not self.state.is_over() and self.state.current_seat() == seat:
@@ -129,8 +147,9 @@ class BoardlabAECEnv(AECEnv):
         return {"observation": np.asarray(encode_view(view), dtype=np.float32), "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        if self.state is None:
-            raise InvalidOptionError("call reset() before step()")
+        self._started("step")
+        if not self.agents:
+            raise GameOverError("the game is over and every agent is done: call reset() to start another")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
@@ -168,6 +187,7 @@ class BoardlabAECEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        self._started("render")
         from boardlab.render.terminal import scene_text
 
         seat = self.state.current_seat()
@@ -200,6 +220,18 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+_KEYWORDS = ("options", "render_mode")
+
+
 def env(game: str, players: int | None = None, variant: str | None = None, seed: int | None = None, **kwargs: Any) -> BoardlabAECEnv:
-    """An AEC environment for ``game`` (see the module docs)."""
+    """An AEC environment for ``game`` (see the module docs).
+
+    Besides ``players``, ``variant`` and ``seed`` it takes ``options`` (the
+    game's option overrides) and ``render_mode``; any other keyword raises
+    :class:`~boardlab.engine.errors.InvalidOptionError` naming it.
+    """
+    unknown = sorted(k for k in kwargs if k not in _KEYWORDS)
+    if unknown:
+        raise InvalidOptionError(f"env() got an unknown keyword {unknown[0]!r}; it takes players, variant, seed, "
+                                 + ", ".join(_KEYWORDS) + " (game options go in options={...})")
     return BoardlabAECEnv(game, players=players, variant=variant, seed=seed, **kwargs)

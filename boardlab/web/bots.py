@@ -25,6 +25,9 @@ Two bounds keep bot compute from taking the server down (issue 16, finding 2):
   fallback itself is deterministic (whether the limit is hit depends on the
   machine).  The same fallback covers an agent that raises or answers an
   illegal action.
+* Where the compiled core plays the bot's spec in the match's configuration
+  (:func:`boardlab.engine.core.choose`), the worker decides with the core's agent
+  (:func:`boardlab.agents.core_agent.agent_for`); otherwise with the Python agent.
 
 Bot compute is shared fairly between clients (issue 30, finding 5): the pool's
 workers are handed out round-robin by the match's owner (the client that
@@ -44,7 +47,8 @@ import re
 from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any
 
-from boardlab.agents import Decision, agent_class, make_agent, menu_specs, parse_spec
+from boardlab.agents import Decision, agent_class, menu_specs, parse_spec
+from boardlab.agents.core_agent import agent_for
 from boardlab.engine import Rng, derive_seed
 from boardlab.engine.errors import UnknownAgentError
 
@@ -169,7 +173,8 @@ def _think(job: tuple) -> tuple:
             _GAMES.pop(next(iter(_GAMES)))
         _GAMES[key] = game
     state = State.from_json(doc, game)
-    agent = make_agent(spec, game, seat, seed)
+    # the compiled core decides where it plays this spec in this configuration (issue 43), else Python
+    agent = agent_for(spec, game, seat, seed)
     return tuple(agent.act(Decision(state, seat)))
 
 
