@@ -156,13 +156,30 @@ class LabyrinthView:
             lpool = [c for h in self.heroes for c in h.hand] + offer + self.ldeck.draw_pile
             rng.shuffle(lpool)
             for h in self.heroes:
-                h.hand, lpool = lpool[:len(h.hand)], lpool[len(h.hand):]
+                # a hand holds only what the rules let it hold: equipment goes in front while its slot is
+                # free (``receive``), so the wizard knows a hand has none of that
+                hand: list = []
+                rest: list = []
+                for c in lpool:
+                    (hand if len(hand) < len(h.hand) and self._fits_hand(h, c) else rest).append(c)
+                h.hand, lpool = hand, rest
             if offer:
                 p.data["cards"], lpool = lpool[:len(offer)], lpool[len(offer):]
             self.ldeck.draw_pile = lpool
         for s in list(self.pending):
             if s != seat:
                 self.pending[s] = rng.choice(self.move_options(self.hero(s)))
+
+    def _fits_hand(self, h: Any, name: str) -> bool:
+        """Can ``name`` be in hero ``h``'s hand: not equipment whose slot in front is free (see ``receive``)?"""
+        cards = self.game.content.loot_cards
+        card = cards[name]
+        if card.type != "equipment":
+            return True
+        limit = {"sword": 2, "boots": 1}.get(card.slot)
+        if not self.game.option_values["equipment_limits"] or limit is None:
+            return False
+        return sum(1 for e in h.equipment if cards[e].slot == card.slot) >= limit
 
     # ------------------------------------------------------------- labels
     def _stack_words(self, c: int, i: int) -> str:
