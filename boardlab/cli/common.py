@@ -82,10 +82,21 @@ def use_engine(engine: str | None, game: Game | None = None, specs: Sequence[str
     """Make ``--engine`` the process's choice (``BOARDLAB_ENGINE``, inherited by worker processes) and,
     given a game, return the engine that plays it (``--engine core`` that cannot: one line, exit 2)."""
     if engine is not None:
+        before = os.environ.get("BOARDLAB_ENGINE")
         os.environ["BOARDLAB_ENGINE"] = engine
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None:  # a command run in-process (tests, scripts) leaves the environment as it found it
+            ctx.call_on_close(lambda: _restore_env("BOARDLAB_ENGINE", before))
     if game is None:
         return None
     return choose(game, specs, engine, restricted=restricted)
+
+
+def _restore_env(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 def max_jobs() -> int:

@@ -53,7 +53,7 @@ def test_without_the_core_every_choice_is_python(monkeypatch):
 
 
 def test_simulate_core_that_cannot_run_exits_2_with_one_line(monkeypatch):
-    monkeypatch.delenv("BOARDLAB_ENGINE", raising=False)
+    monkeypatch.setenv("BOARDLAB_ENGINE", "auto")
     res = CliRunner().invoke(build_cli(), ["simulate", "armies", "--games", "2", "--engine", "core"])
     assert res.exit_code == 2, res.output
     lines = [ln for ln in res.output.splitlines() if ln.strip()]
@@ -61,7 +61,7 @@ def test_simulate_core_that_cannot_run_exits_2_with_one_line(monkeypatch):
 
 
 def test_simulate_reports_its_engine(monkeypatch):
-    monkeypatch.delenv("BOARDLAB_ENGINE", raising=False)
+    monkeypatch.setenv("BOARDLAB_ENGINE", "auto")
     res = CliRunner().invoke(build_cli(), ["simulate", "armies", "--games", "2", "--agents", "random", "--json",
                                            "--engine", "python"])
     assert res.exit_code == 0, res.output
@@ -102,3 +102,14 @@ def test_playtest_rows_are_the_same_on_both_engines(tmp_path, monkeypatch):
     py = sorted(RunDir(tmp_path / "py").read_results(), key=lambda r: r["index"])
     fast = sorted(RunDir(tmp_path / "core").read_results(), key=lambda r: r["index"])
     assert py == fast
+
+
+def test_engine_option_leaves_the_environment_as_it_found_it(monkeypatch):
+    """--engine reaches worker processes through BOARDLAB_ENGINE; an in-process run restores it after."""
+    import os
+
+    monkeypatch.delenv("BOARDLAB_ENGINE", raising=False)
+    res = CliRunner().invoke(build_cli(), ["simulate", "armies", "--games", "1", "--agents", "random", "--json",
+                                           "--engine", "python"])
+    assert res.exit_code == 0, res.output
+    assert "BOARDLAB_ENGINE" not in os.environ
