@@ -196,7 +196,8 @@ def test_serve_passes_its_limits(monkeypatch):
     fake.run = lambda **kw: calls.append(kw)
     monkeypatch.setitem(sys.modules, "boardlab.web.server", fake)
     monkeypatch.setenv("BOARDLAB_CREATE_BURST", "7")
-    for name in ("BOARDLAB_BOT_MATCHES_PER_CLIENT", "BOARDLAB_WS_RATE", "BOARDLAB_WS_BURST"):  # set by conftest
+    for name in ("BOARDLAB_BOT_MATCHES_PER_CLIENT", "BOARDLAB_WS_RATE", "BOARDLAB_WS_BURST",  # set by conftest
+                 "BOARDLAB_READ_RATE", "BOARDLAB_READ_BURST", "BOARDLAB_REBUILD_RATE", "BOARDLAB_REBUILD_BURST"):
         monkeypatch.delenv(name, raising=False)
     r = CliRunner().invoke(build_cli(), ["serve", "--create-rate", "5", "--max-matches", "50", "--idle-seconds", "60",
                                          "--bot-workers", "3", "--bot-move-limit", "4.5"])

@@ -153,16 +153,26 @@ class LabyrinthView:
         else:
             self.wdeck.hidden_shuffle(rng)
             offer = p.data["cards"] if p is not None and p.kind == "loot" else []
-            lpool = [c for h in self.heroes for c in h.hand] + offer + self.ldeck.draw_pile
-            rng.shuffle(lpool)
-            for h in self.heroes:
-                # a hand holds only what the rules let it hold: equipment goes in front while its slot is
-                # free (``receive``), so the wizard knows a hand has none of that
-                hand: list = []
-                rest: list = []
-                for c in lpool:
-                    (hand if len(hand) < len(h.hand) and self._fits_hand(h, c) else rest).append(c)
-                h.hand, lpool = hand, rest
+            cards = [c for h in self.heroes for c in h.hand] + offer + self.ldeck.draw_pile
+            sizes = [len(h.hand) for h in self.heroes]
+            # a hand holds only what the rules let it hold: equipment goes in front while its slot is free
+            # (``receive``), so the wizard knows a hand has none of that. Dealt greedily from a shuffle,
+            # retried when a hand comes out short; after 16 tries, an unconstrained deal (sizes are public)
+            for attempt in range(17):
+                lpool = list(cards)
+                rng.shuffle(lpool)
+                hands: list = []
+                for h, size in zip(self.heroes, sizes):
+                    hand: list = []
+                    rest: list = []
+                    for c in lpool:
+                        (hand if len(hand) < size and (attempt == 16 or self._fits_hand(h, c)) else rest).append(c)
+                    hands.append(hand)
+                    lpool = rest
+                if all(len(hand) == size for hand, size in zip(hands, sizes)):
+                    break
+            for h, hand in zip(self.heroes, hands):
+                h.hand = hand
             if offer:
                 p.data["cards"], lpool = lpool[:len(offer)], lpool[len(offer):]
             self.ldeck.draw_pile = lpool
