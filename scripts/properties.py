@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Check every game's rule properties over many transitions of random, heuristic and short-search games.
 
-    nice python scripts/properties.py --game all --transitions 1000000 --jobs 2
+    nice python scripts/properties.py --game all --transitions 1000000 --jobs 2 --mix long
     python scripts/properties.py --game dungeons-jewel --transitions 20000 --json
 
 A rule property (:mod:`boardlab.engine.properties`, declared in ``boardlab/games/<game>/properties.py``)
@@ -45,6 +45,9 @@ MIXES = {
     "heuristic": ("heuristic",),
     "search": ("ismcts:iterations=8:rollout=heuristic",),
     "all": ("random", "heuristic", "random", "heuristic", "ismcts:iterations=8:rollout=heuristic"),
+    # the long runs: a search game in 25 (a short search costs 30-80 times a heuristic game's
+    # transitions in Python), so a million transitions take minutes, not hours, and still meet the search
+    "long": ("random", "heuristic") * 12 + ("ismcts:iterations=8:rollout=heuristic",),
 }
 MAX_DECISIONS = 5_000  # a single game stops here (the turn cap usually ends it first)
 

@@ -136,3 +136,21 @@ __all__ = [
     "AGENTS", "Agent", "BaseAgent", "Decision", "FirstAgent", "RandomAgent",
     "agent_class", "available_agents", "check_spec", "make_agent", "menu_specs", "parse_spec",
 ]
+
+
+def _core_spec_of(game: Any, spec: str) -> str:
+    """The concrete spec the compiled core plays for ``spec``: a level name becomes its search."""
+    if not isinstance(spec, str) or ":" in spec or spec in (getattr(game, "agents", None) or {}):
+        return spec
+    from .levels import LEVELS, level_spec
+
+    return level_spec(game, spec) if spec in LEVELS else spec
+
+
+def _register_core_resolver() -> None:
+    from boardlab.engine.core import set_spec_resolver
+
+    set_spec_resolver(_core_spec_of)
+
+
+_register_core_resolver()

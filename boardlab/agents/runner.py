@@ -164,9 +164,9 @@ def _play_chunk(args: tuple) -> list[GameRecord]:
 def core_records(game: "Game", specs: Sequence[str], seeds: Sequence[int], spec: str,
                  keep_actions: bool = False) -> list[GameRecord]:
     """The compiled core plays ``seeds`` (the same games as :func:`play_game`, move for move)."""
-    from boardlab.engine.core import native
+    from boardlab.engine.core import core_agent_specs, native
 
-    docs = native().play_games(game.id, spec, list(specs), list(seeds), game.max_turns, keep_actions)
+    docs = native().play_games(game.id, spec, core_agent_specs(game, specs), list(seeds), game.max_turns, keep_actions)
     return [GameRecord(seed=d["seed"], scores=tuple(d["scores"]), winners=tuple(d["winners"]),
                        truncated=bool(d["truncated"]), reason=d["reason"], turns=d["turns"],
                        decisions=d["decisions"], roles=tuple(d["roles"]),

@@ -126,7 +126,7 @@ def _compare_many(folders: list[Path]) -> dict:
 @click.option("--look-every", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games between looks with --until-ci.")
 @click.option("--skill-check", "skill_agent", is_flag=False, flag_value="auto", default=None, metavar="[AGENT]",
               help="Re-test the verdicts (seats, sides, first player, each variant's effect) with the search agent, sequentially; AGENT defaults to the game's measured search (docs/playtest.md, 'Skill check').")
-@click.option("--skill-games", type=click.IntRange(1, MAX_GAMES), default=None, help="Most games per variant for --skill-check (default 20).")
+@click.option("--skill-games", type=click.IntRange(1, MAX_GAMES), default=None, help="Most games per variant for --skill-check (default 20 on the Python rules, 1400 where the compiled core plays the search).")
 @click.option("--luck-games", type=click.IntRange(1, MAX_LUCK_GAMES), default=None, metavar="N",
               help="Luck against skill: N games each of the heuristic against random and the search against the heuristic "
                    "(seats rotated), plus 3N for the dice share (docs/playtest.md, 'Luck against skill').")

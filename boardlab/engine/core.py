@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .errors import BoardlabError
 
@@ -38,6 +38,10 @@ ENGINES = ("auto", "python", "core")
 _UNSET = object()
 _NATIVE: Any = _UNSET
 _NATIVE_REASON = ""
+#: Maps ``(game, agent spec)`` to the concrete spec the core is asked to play: the agents layer
+#: registers one (:func:`set_spec_resolver`) that turns the level names (``strong`` ...) into the
+#: search they stand for, so ``--skill-check`` and ``--agents strong`` run on the core too.
+_SPEC_RESOLVER: Callable[[Any, str], str] | None = None
 
 
 class EngineUnavailable(BoardlabError):
@@ -95,6 +99,19 @@ def check_engine(requested: str | None) -> str:
     return requested
 
 
+def set_spec_resolver(resolver: Callable[[Any, str], str] | None) -> None:
+    """Register how an agent spec becomes the core's concrete spec (see :func:`core_agent_specs`)."""
+    global _SPEC_RESOLVER
+    _SPEC_RESOLVER = resolver
+
+
+def core_agent_specs(game: Any, agent_specs: Sequence[str]) -> list[str]:
+    """``agent_specs`` as the core is asked to play them (level names resolved; others unchanged)."""
+    if _SPEC_RESOLVER is None or game is None:
+        return list(agent_specs)
+    return [_SPEC_RESOLVER(game, spec) for spec in agent_specs]
+
+
 def core_reason(game: Any, agent_specs: Sequence[str] = (), *, restricted: bool = False) -> tuple[str | None, str | None]:
     """``(spec, None)`` when the core can play ``game`` with ``agent_specs``, else ``(None, why)``."""
     mod = native()
@@ -110,9 +127,9 @@ def core_reason(game: Any, agent_specs: Sequence[str] = (), *, restricted: bool 
         spec = game.core_spec()
     except EngineUnavailable as exc:
         return None, str(exc)
-    for agent in agent_specs:
+    for agent, concrete in zip(agent_specs, core_agent_specs(game, agent_specs)):
         try:
-            mod.check_agent(game.id, agent)
+            mod.check_agent(game.id, concrete)
         except ValueError as exc:
             return None, f"agent {agent!r}: {exc}"
     return spec, None

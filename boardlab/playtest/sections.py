@@ -94,7 +94,10 @@ def skill_lines(doc: dict[str, Any]) -> list[str]:
     how = (f"every claim decided after {doc['games_played']} games" if doc["decided"] else
            f"stopped at the cap of {doc['games_max']} games with {counts['undecided']} claim(s) undecided")
     cpu = f", {doc['cpu_seconds']:.0f} CPU-s" if doc.get("cpu_seconds") is not None else ""
-    lines += [f"{doc['games_played']} skill games per variant ({how}; {doc['seconds']:.0f} s{cpu} this session): "
+    eng = doc.get("engine") or {}
+    played_on = (f", on the compiled core {eng.get('core_version', '')}".rstrip() if eng.get("engine") == "core"
+                 else f", on the Python rules ({eng['reason']})" if eng else "")
+    lines += [f"{doc['games_played']} skill games per variant ({how}; {doc['seconds']:.0f} s{cpu} this session{played_on}): "
               f"{counts['holds']} hold, {counts['changes']} change, {counts['undecided']} undecided. Base intervals are the verdict's "
               f"(Wilson at its Holm step; a variant's, its paired test's interval at its Holm step); skill intervals are anytime-valid 95% "
               f"confidence sequences, Bonferroni across all of them. \"even\" / \"no effect\" means within {100 * doc['margin']:.0f} points.", "",

@@ -220,12 +220,12 @@ def play_rows(config_doc: dict[str, Any], indexes: Sequence[int]) -> list[dict[s
     config = RunConfig.from_json(config_doc)
     game = make(config.game, players=config.players, variant=config.variant, options=config.options)
     game.record_events = False
-    from boardlab.engine.core import choose, native
+    from boardlab.engine.core import choose, core_agent_specs, native
 
     choice = choose(game, config.agents, restricted=bool(config.restrict))
     if choice.engine == "core":
         seeds = [game_seed(config.seed, i) for i in indexes]
-        docs = native().play_games(game.id, choice.spec, list(config.agents), seeds, game.max_turns, True)
+        docs = native().play_games(game.id, choice.spec, core_agent_specs(game, config.agents), seeds, game.max_turns, True)
         return [play_row(config, i, game, d["actions"]) for i, d in zip(indexes, docs)]
     return [play_row(config, i, game) for i in indexes]
 

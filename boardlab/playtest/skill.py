@@ -47,11 +47,17 @@ from .sections import skill_lines as markdown_lines  # noqa: F401  (the report's
 #: the result of at most this share of seeds as "no effect").
 MARGIN = 0.10
 
-#: Default cap on the skill check's games (each variant plays this many).
+#: Default cap on the skill check's games (each variant plays this many) on the Python rules.
 DEFAULT_GAMES = 20
 
-#: Games between looks.
+#: The cap where the compiled core plays the check (issue 43): about the games the anytime-valid
+#: sequence needs for +-5 points on a share near one half, in about the time 20 Python games take
+#: (docs/benchmarks.md, "Compiled core").
+DEFAULT_GAMES_CORE = 1400
+
+#: Games between looks (at least; a larger cap looks every cap / LOOKS games).
 LOOK_EVERY = 4
+LOOKS = 25
 
 #: The search against the heuristic, per (game, players): whether the search is stronger, the spec
 #: the check plays, and the evidence (arena win rate with its Wilson 95% interval). Where the arena
@@ -229,15 +235,16 @@ def skill_check(
     folders: Sequence[str | Path],
     *,
     spec: str | None = None,
-    games: int = DEFAULT_GAMES,
+    games: int | None = None,
     jobs: int | None = None,
-    look_every: int = LOOK_EVERY,
+    look_every: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Re-test the verdicts of the finished runs ``folders`` (``configs[0]`` the base variant) with the search.
 
     ``spec`` is the search agent (default: the table's spec for the game and player count, else ``strong``).
-    Plays at most ``games`` games per variant into ``skill_folder(folder)``, on the runs' own seeds, and writes
+    Plays at most ``games`` games per variant (default :data:`DEFAULT_GAMES`, or :data:`DEFAULT_GAMES_CORE`
+    where the compiled core plays the search) into ``skill_folder(folder)``, on the runs' own seeds, and writes
     ``skill.json`` into the base run's folder. Returns the check (see :func:`markdown_lines`).
     """
     from boardlab.agents import check_spec
@@ -247,13 +254,20 @@ def skill_check(
     from .run import execute
     from .store import RunDir
 
-    if games < 1:
-        raise InvalidOptionError(f"--skill-games must be at least 1, got {games}")
+    from boardlab.engine.core import choose
+
     base_cfg = configs[0]
     game = make(base_cfg.game, players=base_cfg.players, variant=base_cfg.variant, options=base_cfg.options)
     strength = search_strength(base_cfg.game, base_cfg.players)
     spec = spec or strength["spec"]
     check_spec(spec, game)
+    engine = choose(game, [spec] * base_cfg.players, restricted=bool(getattr(base_cfg, "restrict", None)))
+    if games is None:
+        games = DEFAULT_GAMES_CORE if engine.engine == "core" else DEFAULT_GAMES
+    if games < 1:
+        raise InvalidOptionError(f"--skill-games must be at least 1, got {games}")
+    if look_every is None:
+        look_every = max(LOOK_EVERY, games // LOOKS)
     labels = [Path(f).name for f in folders]
     base_rows = RunDir(folders[0]).read_results()
     roles = roles_add_information(base_rows)
@@ -262,6 +276,7 @@ def skill_check(
     items += effect_items(base_rows, [(label, RunDir(f).read_results()) for label, f in zip(labels[1:], folders[1:])], roles)
     doc: dict[str, Any] = {
         "game": base_cfg.game, "players": base_cfg.players, "base_agents": list(base_cfg.agents), "skill_agent": spec,
+        "engine": engine.to_json(),
         "strength": strength, "games_max": games, "margin": MARGIN, "alpha": ALPHA, "items": items,
         "method": "anytime-valid beta-binomial confidence sequences (Howard et al. 2021), Bonferroni across every sequence",
     }
@@ -365,7 +380,7 @@ def run_skill_check(configs: Sequence[Any], folders: Sequence[Path], results: li
     if not quiet and sys.stderr.isatty():
         def progress(done: int, total: int) -> None:
             print(f"skill check: {done} of at most {total} games per variant", file=sys.stderr, flush=True)
-    doc = skill_check(configs, folders, spec=None if agent == "auto" else agent, games=games or DEFAULT_GAMES,
+    doc = skill_check(configs, folders, spec=None if agent == "auto" else agent, games=games,
                       jobs=jobs, progress=progress)
     results[0]["skill_check"] = public(doc)
     run = RunDir(folders[0])

@@ -257,3 +257,37 @@ def test_a_web_bot_match_is_played_by_the_core(tmp_path, monkeypatch):
             bot_moves += 1
         st.apply(tuple(action))
     assert len(rec["actions"]) >= 30 and bot_moves >= 5
+
+
+def test_level_names_run_on_the_core_as_the_search_they_stand_for():
+    """``--agents strong`` and ``--skill-check`` (whose agent is a level name) run on the core: the level
+    is resolved to its concrete spec before the core is asked, and ``easy`` (the heuristic) plays the
+    same games on both engines."""
+    from boardlab.agents.levels import level_spec
+    from boardlab.agents.runner import core_records
+    from boardlab.engine.core import choose, core_agent_specs
+
+    game = _game(2)
+    choice = choose(game, ["strong", "easy"])
+    assert choice.engine == "core", choice.reason
+    assert core_agent_specs(game, ["strong", "easy", "random"]) == [level_spec(game, "strong"), level_spec(game, "easy"), "random"]
+    assert level_spec(game, "strong").startswith("ismcts")
+    seeds = [3, 4]
+    by_core = core_records(game, ["easy", "easy"], seeds, choice.spec, keep_actions=True)
+    by_python = [play_game(game, ["easy", "easy"], s, keep_actions=True)[1] for s in seeds]
+    assert [r.actions for r in by_core] == [[list(a) for a in r.actions] for r in by_python]
+    assert [r.winners for r in by_core] == [r.winners for r in by_python]
+    with pytest.raises(Exception, match="core"):
+        choose(_game(2), ["strong:iterations=5"], "core")  # a level takes no parameters: not the core's either
+
+
+def test_a_playtest_of_level_names_plays_the_same_rows_on_both_engines(monkeypatch):
+    """The lab's worker (``play_rows``) hands the core the concrete spec of a level name."""
+    from boardlab.playtest.simulate import RunConfig, play_rows
+
+    cfg = RunConfig("dungeons-jewel", 2, "", {}, ("easy", "easy"), 3, 5).to_json()
+    monkeypatch.setenv("BOARDLAB_ENGINE", "core")
+    on_core = play_rows(cfg, [0, 1, 2])
+    monkeypatch.setenv("BOARDLAB_ENGINE", "python")
+    on_python = play_rows(cfg, [0, 1, 2])
+    assert on_core == on_python
