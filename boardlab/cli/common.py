@@ -299,25 +299,28 @@ def parse_agents(text: str | None, game: Game) -> list[str]:
 
 
 def parse_seats(pairs: Sequence[str], game: Game) -> list[str]:
-    """``--seat 0=human --seat 2=random`` -> one spec per seat.
+    """``--seat 1=human --seat 3=random`` -> one spec per seat (index 0 is the first seat).
 
-    Unless some seat is named human (or seat 0 is given a bot), seat 0 is
-    human.  Seats not named get the default bot (:func:`default_agent`), so
-    naming a bot for every seat watches a game.
+    Seats are counted from 1 here, as everywhere players see them (the lobby, the quick starts, the
+    web pages); the returned list and the Python API count from 0.  Unless some seat is named human
+    (or seat 1 is given a bot), seat 1 is human.  Seats not named get the default bot
+    (:func:`default_agent`), so naming a bot for every seat watches a game.
     """
     chosen: dict[int, str] = {}
     for pair in pairs:
         key, sep, spec = pair.partition("=")
         try:
-            seat = int(key)
+            number = int(key)
         except ValueError:
-            seat = -1
-        if not sep or not spec.strip() or seat < 0:
-            raise click.BadParameter(f"{pair!r} must look like SEAT=AGENT, e.g. 0=human", param_hint="'--seat'")
-        if seat >= game.players:
-            raise InvalidOptionError(f"--seat {pair}: seats are 0..{game.players - 1} for {game.players} players")
+            number = 0
+        if not sep or not spec.strip() or number < 1:
+            raise click.BadParameter(f"{pair!r} must look like SEAT=AGENT with seats counted from 1, e.g. 1=human",
+                                     param_hint="'--seat'")
+        if number > game.players:
+            raise InvalidOptionError(f"--seat {pair}: seats are 1..{game.players} for {game.players} players")
+        seat = number - 1
         if seat in chosen:
-            raise InvalidOptionError(f"--seat {seat} is given twice ({chosen[seat]!r} and {spec.strip()!r})")
+            raise InvalidOptionError(f"--seat {number} is given twice ({chosen[seat]!r} and {spec.strip()!r})")
         chosen[seat] = spec.strip()
     if HUMAN not in chosen.values() and 0 not in chosen:
         chosen[0] = HUMAN

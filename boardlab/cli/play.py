@@ -435,7 +435,7 @@ def default_save_path(game_id: str, seed: int) -> Path:
 @click.option("--players", type=PLAYERS, help="Number of players (default: the game's).")
 @click.option("--variant", help="Rule variant (default: the game's first).")
 @click.option("--seat", "seats", multiple=True, metavar="K=AGENT",
-              help="Who plays seat K: 'human' or an agent spec (repeatable). Default: seat 0 is human.")
+              help="Who plays seat K, counted from 1: 'human' or an agent spec (repeatable). Default: seat 1 is human.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Override a game option (repeatable).")
 @click.option("--seed", type=SEED, help="Random seed (default: a fresh random one).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), callback=check_output_file, help="Where to save the game (default: GAME-SEED.json in the per-user data folder; the path is printed).")

@@ -103,14 +103,16 @@ class Replay:
 
 @click.command("replay")
 @click.argument("path", metavar="FILE")
-@click.option("--seat", type=int, help="Show the game as this seat saw it (default: a spectator).")
+@click.option("--seat", type=int, help="Show the game as this seat saw it, counted from 1 (default: a spectator).")
 @click.option("--boards", is_flag=True, help="Non-interactive: draw the board after every step.")
 def command(path: str, seat: int | None, boards: bool) -> int:
     """Step through the saved game FILE (written by 'boardlab play')."""
     saved = SavedGame.load(path)
     game, states = replay_states(saved)
-    if seat is not None and not 0 <= seat < game.players:
-        raise InvalidOptionError(f"--seat must be 0..{game.players - 1} for this {game.players}-player game, got {seat}")
+    if seat is not None:  # counted from 1, as players see seats; 0-based from here on
+        if not 1 <= seat <= game.players:
+            raise InvalidOptionError(f"--seat must be 1..{game.players} for this {game.players}-player game, got {seat}")
+        seat -= 1
     out = console()
     out.print(Text(f"{game.name}: {game.variant}, {game.players} players, seed {saved.seed}, "
                    f"{len(saved.actions)} actions; agents {', '.join(saved.agents)}; viewing as {_who_static(game, seat)}",
@@ -127,5 +129,5 @@ def _who_static(game: Game, seat: int | None) -> str:
     if seat is None:
         return "a spectator"
     names = game.seat_names()
-    return f"{names[seat]} (seat {seat})" if seat < len(names) else f"seat {seat}"
+    return f"{names[seat]} (seat {seat + 1})" if seat < len(names) else f"seat {seat + 1}"
 

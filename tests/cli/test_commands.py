@@ -123,7 +123,7 @@ def test_play_against_a_bot_saves_a_replayable_game(run, tmp_path):
 
 
 def test_play_shows_numbered_actions_and_rejects_bad_choices(run):
-    r = run("play", "toy", "--seed", "2", "--seat", "1=first", input="0\nzz\n99\nq\n")
+    r = run("play", "toy", "--seed", "2", "--seat", "2=first", input="0\nzz\n99\nq\n")
     assert r.exit_code == 0
     assert r.stdout.count("Please type a number from 1 to") == 3
     assert "roll a d3" in r.stdout
@@ -152,7 +152,7 @@ def test_hot_seat_hands_over_and_shows_only_the_acting_seats_hand(run, tmp_path)
     state = game.new_state(seed)
     hand0, hand1 = state.view(0)["state"]["hand"], state.view(1)["state"]["hand"]
     roll0, roll1 = len(set(hand0)) + 1, len(set(hand1)) + 1  # "roll" is the last action
-    r = run("play", "toy", "--seed", seed, "--seat", "0=human", "--seat", "1=human", "--save", "h.json",
+    r = run("play", "toy", "--seed", seed, "--seat", "1=human", "--seat", "2=human", "--save", "h.json",
             input=f"\n{roll0}\n\n{roll1}\n\nq\n")
     assert r.exit_code == 0, r.output
     first_screen, _, rest = r.stdout.partition("Hand over to Player 2")
@@ -165,7 +165,7 @@ def test_hot_seat_hands_over_and_shows_only_the_acting_seats_hand(run, tmp_path)
 
 
 def test_all_bots_watch_mode(run, tmp_path):
-    r = run("play", "toy", "--seed", "3", "--seat", "0=random", "--seat", "1=first", "--save", "w.json")
+    r = run("play", "toy", "--seed", "3", "--seat", "1=random", "--seat", "2=first", "--save", "w.json")
     assert r.exit_code == 0 and "Game over" in r.stdout and "Seat 1" in r.stdout
     assert "You draw" not in r.stdout  # a spectator sees public events only
     assert replay_states(load(tmp_path / "w.json"))[1][-1].is_over()
@@ -181,7 +181,7 @@ def test_play_every_game_draws_its_scene(run, tmp_path, game):
 
 # -- replay -------------------------------------------------------------------
 def make_save(run, tmp_path, seed=4):
-    run("play", "toy", "--seed", seed, "--seat", "0=random", "--seat", "1=random", "--save", "r.json")
+    run("play", "toy", "--seed", seed, "--seat", "1=random", "--seat", "2=random", "--save", "r.json")
     return str(tmp_path / "r.json")
 
 
@@ -201,7 +201,7 @@ def test_replay_redacts_events_for_the_seat(run, tmp_path):
     _, states = replay_states(saved)
     final = states[-1]
     spectator = run("replay", path).stdout
-    seat0 = run("replay", path, "--seat", "0").stdout
+    seat0 = run("replay", path, "--seat", "1").stdout  # the first seat: counted from 1
     assert "You draw" not in spectator
     own_draws = [e["text"] for e in final.events(0) if e.get("private")]
     assert own_draws and all(t in seat0 for t in own_draws)
@@ -222,9 +222,9 @@ def test_replay_with_boards_draws_each_step(run, tmp_path):
 
 @pytest.mark.parametrize("game", playable_games())
 def test_replay_of_a_bot_game(run, tmp_path, game):
-    run("play", game, "--seed", "2", "--seat", "0=random", "--save", "b.json", input="")
+    run("play", game, "--seed", "2", "--seat", "1=random", "--save", "b.json", input="")
     saved = load(tmp_path / "b.json")
-    r = run("replay", str(tmp_path / "b.json"), "--seat", "0")
+    r = run("replay", str(tmp_path / "b.json"), "--seat", "1")
     assert r.exit_code == 0
     assert f"Step {len(saved.actions)}/{len(saved.actions)}" in r.stdout
 

@@ -35,10 +35,13 @@ BAD = [
     ["play", "toy", "--option", "target=999"],
     ["play", "toy", "--option", "target"],
     ["play", "toy", "--seat", "5=human"],
+    ["play", "toy", "--seat", "3=human"],  # seats count from 1: a 2-player game has seats 1 and 2
+    ["play", "toy", "--seat", "0=human"],
+    ["play", "toy", "--seat", "-1=human"],
     ["play", "toy", "--seat", "x"],
     ["play", "toy", "--seat", "one=human"],
-    ["play", "toy", "--seat", "1=nosuchagent"],
-    ["play", "toy", "--seat", "1=random:speed=3"],
+    ["play", "toy", "--seat", "2=nosuchagent"],
+    ["play", "toy", "--seat", "2=random:speed=3"],
     ["play", "toy", "--seed", "abc"],
     ["play", "toy", "--save", "no/such/dir/g.json"],
     ["replay"],
@@ -116,8 +119,30 @@ def test_inconsistent_save_files(run, tmp_path, changes):
 
 
 def test_replay_seat_out_of_range(run, tmp_path):
-    assert_usage_error(run("replay", good_save(tmp_path), "--seat", "2"))
-    assert run("replay", good_save(tmp_path), "--seat", "1").exit_code == 0
+    """``--seat`` counts from 1, as players see seats: 1 and 2 in a 2-player game."""
+    for bad in ("0", "3", "-1"):
+        assert_usage_error(run("replay", good_save(tmp_path), "--seat", bad))
+    for good in ("1", "2"):
+        assert run("replay", good_save(tmp_path), "--seat", good).exit_code == 0
+
+
+def test_seat_numbers_count_from_1(run, tmp_path):
+    """``play --seat 1=human`` is the first seat; a bad number names the range 1..N in one line."""
+    r = run("play", "toy", "--seed", "3", "--seat", "1=random", "--seat", "2=random", "--save", str(tmp_path / "w.json"))
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "w.json").read_text())["agents"] == ["random", "random"]
+    r = run("play", "toy", "--seed", "3", "--seat", "2=human", "--seat", "1=random", "--save", str(tmp_path / "h.json"), input="q\n")
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "h.json").read_text())["agents"] == ["random", "human"]
+    r = run("play", "toy", "--seat", "3=human")
+    assert_usage_error(r)
+    assert "1..2" in r.stderr
+    r = run("play", "toy", "--seat", "0=human")
+    assert_usage_error(r)
+    assert "counted from 1" in r.stderr
+    r = run("replay", good_save(tmp_path), "--seat", "0")
+    assert_usage_error(r)
+    assert "1..2" in r.stderr
 
 
 def test_binary_save_file(run, tmp_path):

@@ -25,7 +25,7 @@ def _one_error_line(r) -> str:
 
 
 def _save(run, name="s.json", seed=4):
-    r = run("play", "toy", "--seed", seed, "--seat", "0=random", "--seat", "1=random", "--save", name)
+    r = run("play", "toy", "--seed", seed, "--seat", "1=random", "--seat", "2=random", "--save", name)
     assert r.exit_code == 0, r.output
     return r
 
@@ -37,7 +37,7 @@ def test_a_save_over_an_old_one_on_a_full_disk_keeps_the_old_one(run, tmp_path, 
     _save(run, "s.json", seed=4)
     old = (tmp_path / "s.json").read_bytes()
     monkeypatch.setattr(os, where, _enospc)
-    r = run("play", "toy", "--seed", "9", "--seat", "0=random", "--seat", "1=random", "--save", "s.json")
+    r = run("play", "toy", "--seed", "9", "--seat", "1=random", "--seat", "2=random", "--save", "s.json")
     monkeypatch.undo()
     line = _one_error_line(r)
     assert "No space left on device" in line and "the old file is unchanged" in line

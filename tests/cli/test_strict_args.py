@@ -28,10 +28,10 @@ BAD = [
     ["simulate", "toy", "--games", "2", "--agents", "mcts:c=nan"],
     ["simulate", "toy", "--games", "2", "--agents", "ismcts:c=inf"],
     ["simulate", "toy", "--games", "2", "--agents", "mcts:c=1:c=2"],
-    ["play", "toy", "--seat", "1=mcts:c=nan"],
+    ["play", "toy", "--seat", "2=mcts:c=nan"],
     # a repeated --seat or --option for the same key
-    ["play", "toy", "--seat", "0=human", "--seat", "0=random"],
-    ["play", "toy", "--seat", "1=random", "--seat", "1=first"],
+    ["play", "toy", "--seat", "1=human", "--seat", "1=random"],
+    ["play", "toy", "--seat", "2=random", "--seat", "2=first"],
     ["simulate", "toy", "--games", "2", "--option", "target=5", "--option", "target=6"],
     ["simulate", "toy", "--games", "2", "--option", "max_turns=5", "--option", "max_turns=5"],
     # files into a folder that does not exist

@@ -85,7 +85,7 @@ def test_main_hint_says_why_a_card_in_hand_is_not_offered():
     s._legal = None
     assert ("play", "Switcheroo") not in s.legal_actions()
     hint = _scene(s, 0)["hint"]
-    assert "Not playable now: Switcheroo (no hero can swap with a token now" in hint
+    assert "\nNot playable now:\n\u2022 Switcheroo: no hero can swap with a token now" in hint  # one line per card
 
 
 def test_the_bonus_decision_before_the_fight_says_what_each_side_rolls():

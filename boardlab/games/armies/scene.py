@@ -214,6 +214,55 @@ def _setup_hint(game, seat: int) -> str:
             + (f" Your deck's cards cost mostly {mostly} (points of each domain over the whole deck: {top})." if top else ""))
 
 
+def _suggest_skills(game, seat: int, actions: Sequence[tuple]) -> dict[str, Any] | None:
+    """The setup's suggested skill split (issue 44): two points in the domain the seat's own deck
+    costs most, one in the next (as the heuristic bot chooses), as ``{"action": i, "label": ...}``."""
+    from .content import DOMAIN_NAMES
+    from .content import skill_words
+
+    dem = [0.0] * 5
+    for n in game.deck_lists[seat]:
+        c = game.cards.get(n)
+        if c is None:
+            continue
+        dem = [x + y for x, y in zip(dem, c.cost[1:])]
+        if c.domain:
+            dem[DOMAINS.index(c.domain)] += 0.5
+    order = sorted(range(5), key=lambda d: (-dem[d], d))
+    want = "".join(sorted(DOMAINS[order[0]] * 2 + DOMAINS[order[1]], key=DOMAINS.index))
+    for i, a in enumerate(actions):
+        if a == ("skills", want):
+            return {"action": i, "label": "General skill: " + skill_words(want),
+                    "why": f"your deck costs mostly {DOMAIN_NAMES[DOMAINS[order[0]]]}, then {DOMAIN_NAMES[DOMAINS[order[1]]]}"}
+    return None
+
+
+def _general_alert(view: dict[str, Any]) -> str:
+    """A warning when an enemy piece can attack the seat's General on its next move (issue 44), from the
+    public board: "Your General on e1 can be attacked by the black queen on e8"."""
+    s = view["state"]
+    seat = view.get("seat")
+    if seat is None or view.get("over") or s["phase"] == "setup":
+        return ""
+    board: list = [None] * 64
+    for a in s["armies"]:
+        board[a["sq"]] = a
+    g = next((a for a in s["armies"] if a["kind"] == "K" and a["seat"] == seat), None)
+    if g is None:
+        return ""
+    by = []
+    for a in s["armies"]:
+        if a["seat"] == seat or a["calmed"]:
+            continue
+        hit = g["sq"] in B.KING[a["sq"]] if a["kind"] == "K" else B.threatens(board, a["kind"], a["sq"], a["seat"], g["sq"])
+        if hit:
+            by.append(f"the {SEATS[a['seat']]} {B.PIECE_NAMES[a['kind']]} on {B.square_name(a['sq'])}")
+    if not by:
+        return ""
+    return (f"Your General on {B.square_name(g['sq'])} is under attack: {' and '.join(by)} can attack it."
+            " A General that loses a battle loses a skill point, and with none left to lose you lose the game.")
+
+
 def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
     s = view["state"]
     cells = []
@@ -335,10 +384,17 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
     elif seat is not None and view.get("acting") == seat:
         prompt = ("Play cards, then move a piece (or pass)" if s["phase"] == "opp1"
                   else "Play cards, then rest an army (its skill back to maximum, its leader ready) or end the turn")
+    suggest = _suggest_skills(game, seat, actions) if s["phase"] == "setup" and seat is not None else None
+    alert = _general_alert(view)
     return {
         "title": "Armies",
-        "status": status_line(view, [n.capitalize() for n in SEATS]) + f" - turn {view['turn']}, {phase}"
-        + (" (this turn's major action is used)" if s["major_used"] else ""),
+        # over: the result alone (it read "Game over: White won (...) - turn 10, Game over (this turn's
+        # major action is used)", issue 44)
+        "status": status_line(view, [n.capitalize() for n in SEATS]) + ("" if view.get("over") else
+                                                                        f" - turn {view['turn']}, {phase}"
+                                                                        + (" (this turn's major action is used)" if s["major_used"] else "")),
+        **({"suggest": suggest} if suggest else {}),
+        **({"alert": alert} if alert else {}),
         "prompt": prompt,
         "boards": [{"id": "main", "kind": "grid", "cols": 8, "rows": 8, **chess_axes(8, 8, rank_up=True),
                     "cells": cells, "items": items}],

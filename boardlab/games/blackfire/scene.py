@@ -178,12 +178,20 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     prompt = st.get("prompt")
     if st["phase"] == "place":
         ask = PROMPTS["place"]
+        seat = view.get("seat")
+        done = st.get("placements") or []
+        if seat is not None and seat < len(done) and done[seat] < game.opt["tokens_per_player"]:
+            ask += f" - your token {done[seat] + 1} of {game.opt['tokens_per_player']}"
     elif prompt:
         ask = PROMPTS.get(prompt["kind"], "").format(points=prompt.get("points", 3), reach=game.opt["teleport_range"])
     else:
         ask = "Pick a piece, then a square (stance change and End turn are in the action list)"
+    alert = _danger_alert(game, view, names) if actions and st["phase"] == "play" else ""
     return {
         "title": "Blackfire",
+        **({"alert": alert} if alert else {}),
+        # the rules end a turn when no unit can act any more: the page says so after it happens
+        **({"turn_ends_by_itself": True} if st["phase"] == "play" else {}),
         "status": status_line(view, names) + (f" - turn {view.get('turn')}" if st["phase"] == "play" and not view.get("over") else "")
         + (_placing(game, st, names) if st["phase"] == "place" and not view.get("over") else ""),
         "prompt": ask if actions else "",
@@ -194,6 +202,35 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         **({"hint": PLACE_HINT.format(n=game.opt["tokens_per_player"])}
            if st["phase"] == "place" and actions else {}),
     }
+
+
+def _danger_alert(game: Any, view: dict[str, Any], names: list[str]) -> str:
+    """What kills without a choice, said before the acting seat moves (issue 44): the enemy archer shoots
+    a unit that stops within its range, and a face-down token may be Death. From the view only."""
+    st = view["state"]
+    seat = view.get("seat")
+    colours = st.get("colours")
+    if seat is None or not colours or view.get("acting") != seat or view.get("over"):
+        return ""
+    mine = colours[seat]
+    castle = game.castle
+    w = castle.width
+    out = []
+    archer = next((u for u in st["units"] if u["side"] != mine and u["kind"] == "archer" and u["cell"] is not None), None)
+    if archer is not None:
+        x, y = archer["cell"]
+        out.append(f"the {archer['name']} on {castle.label(y * w + x)} shoots any unit of yours that stops within"
+                   f" {game.opt['archer_range']} spaces of it (except a defensive warrior or an invulnerable unit"
+                   + ("; your own archer holds a die-roll contest instead" if game.opt.get("archer_contest") else "")
+                   + ")")
+    hidden = st.get("hidden_kinds") or {}
+    death, total = hidden.get("death", 0), sum(hidden.values())
+    if death and st["tokens"]:
+        out.append(f"{death} of the {total} tokens still hidden {'is' if death == 1 else 'are'} Death:"
+                   " a unit that stops on a face-down token and turns up Death dies")
+    if not out:
+        return ""
+    return "Careful: " + "; ".join(out) + ". Your turn ends by itself when none of your units can do anything more."
 
 
 def board_key(castle: Any, open_exit: int | None, red_start: int | None) -> dict[str, Any]:

@@ -125,8 +125,19 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         "panels": panels,
         "targets": targets,
         "why_not": why_not,
+        "codes": board_codes(game),
         **({"hint": hint} if hint else {}),
     }
+
+
+def board_codes(game: Game) -> list[list[str]]:
+    """The key to the board's short codes (issue 44: "Mo", "Fl", "Qu" were shown with no key): every
+    dungeon token of the game's content, then the other marks, as ``[code, meaning]``."""
+    out = [[t.name[:2], t.name] for t in game.content.tokens]
+    out.append(["?", "a face-down token nobody has shown you"])
+    out.append([f"S1-S{game.players}", "the players' start rooms"])
+    out.append([f"P1-P{game.players}", "the players (\u2665 health, \u2694 attack; * carries the jewel)"])
+    return out
 
 
 def _survive_prompt(game: Game, v: dict[str, Any], seat, pending: dict[str, Any]) -> str | None:

@@ -142,8 +142,8 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     if hint and prompt["kind"] == "main" and seat == 0:
         blocked = {name: why_not[f"card:wiz-{i}"] for i, name in enumerate(st["wizard"]["hand"] or ())
                    if f"card:wiz-{i}" in why_not}
-        if blocked:
-            hint += " Not playable now: " + "; ".join(f"{n} ({r})" for n, r in blocked.items()) + "."
+        if blocked:  # one short line per card (issue 44); the card itself shows the whole reason
+            hint += "\nNot playable now:" + "".join(f"\n\u2022 {n}: {_short_reason(r)}" for n, r in blocked.items())
     status = status_line(view, names)
     if not view.get("over"):
         status += f" - {st['phase']} phase"
@@ -158,6 +158,16 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "why_not": why_not,
         **({"hint": hint} if hint else {}),
     }
+
+
+def _short_reason(reason: str) -> str:
+    """A card's why-not reason cut to a few words for the hint's one line per card."""
+    import re
+
+    m = re.match(r"it costs (\d+) mana and you have (\d+) left", reason)
+    if m:
+        return f"costs {m.group(1)} mana, you have {m.group(2)}"
+    return reason.split(" (")[0].split(": ")[0]
 
 
 def _token_count(kind: str, n: int) -> str:

@@ -3,10 +3,26 @@
   "use strict";
   const B = window.Boardlab, h = B.h;
   const mid = B.matchId();
-  const hp = B.hashParams();
+  const hp = seatLink();
   const hotseat = !!hp.host;
   const token = hp.host || hp.token || null;
-  let seat = !hotseat && hp.seat !== undefined && hp.seat !== "" ? Number(hp.seat) : null;
+  let seat = !hotseat && hp.seat !== undefined && hp.seat !== "" && token ? Number(hp.seat) : null;
+  /* The seat's secret leaves the address bar once the page has it (issue 45): the fragment
+     "#seat=K&token=T" becomes "#seat=K" ("#hotseat" for "#host=H") and the secret is kept in this tab's
+     sessionStorage, so a reload still plays the seat, while a shared screen, a screenshot or the
+     browser's history shows no secret. Without sessionStorage (a locked-down browser) the fragment stays. */
+  function seatLink() {
+    const p = B.hashParams(), key = k => "boardlab.link." + mid + "." + k;
+    try {
+      if (p.host) { sessionStorage.setItem(key("host"), p.host); history.replaceState(history.state, "", location.pathname + location.search + "#hotseat"); return p; }
+      if (p.token && p.seat !== undefined) { sessionStorage.setItem(key("seat" + p.seat), p.token); history.replaceState(history.state, "", location.pathname + location.search + "#seat=" + encodeURIComponent(p.seat)); return p; }
+      if ("hotseat" in p) { const h = sessionStorage.getItem(key("host")); return h ? { host: h } : {}; }
+      if (p.seat !== undefined && p.seat !== "") { const t = sessionStorage.getItem(key("seat" + p.seat)); return t ? { seat: p.seat, token: t } : { lost: p.seat }; }
+    } catch (e) { /* no sessionStorage: the secret stays in the fragment */ }
+    return p;
+  }
+  /* the link with its secret, for the rematch (the same seat link plays it) */
+  function secretFragment() { return hotseat ? "#host=" + encodeURIComponent(token) : (seat !== null && token ? "#seat=" + seat + "&token=" + encodeURIComponent(token) : ""); }
   // a seat link opened in a tab already showing this match (only the #fragment changes): take it up
   window.addEventListener("hashchange", () => location.reload());
   let snap = null, clicker = null, ws = null, busy = false, passing = false, retry = 0;
@@ -19,6 +35,18 @@
   parts.prompt.after(parts.hint);
   const whyBox = h("p", { id: "whynot", class: "whynot", hidden: true });
   parts.hint.after(whyBox);
+  /* above the board, where the player looks (issue 44): the scene's warning of what happens without a
+     choice (Blackfire's archer and Death tokens, an Armies General under attack), what happened since
+     this seat's last move (kills, a turn that ended by itself), and a suggested choice to accept with S */
+  parts.alert = h("p", { id: "alert", class: "alert-line", hidden: true });
+  whyBox.after(parts.alert);
+  const recap = h("div", { id: "recap", class: "recap", hidden: true });
+  parts.alert.after(recap);
+  const suggestBox = h("div", { id: "suggest", class: "suggest", hidden: true });
+  recap.after(suggestBox);
+  /* under the board: the key to its short codes (the Dungeon's Jewel's Mo, Fl, Qu...) */
+  parts.codes = h("p", { id: "codes", class: "board-codes", hidden: true });
+  parts.boards.after(parts.codes);
   parts.legend = h("div", { id: "legend", class: "legend-box", hidden: true });
   parts.panels.after(parts.legend);  /* in the side column: on a phone the board above stays short */
   const live = h("div", { id: "announce", class: "sr-only", "aria-live": "polite", role: "status" });
@@ -198,6 +226,9 @@
     renderActions();
     renderLog();
     renderOver();
+    renderRecap();
+    renderSuggest();
+    autoRoll();
     /* after a move (ours, or the bots' answer to it) focus goes to the next decision: the first
        square that can be chosen, else the first action; never left on <body> */
     const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
@@ -289,6 +320,67 @@
     rb.textContent = snap.match.rematch ? "Join the rematch" : "Rematch";
   }
 
+  /* ---- fewer clicks that choose nothing, and saying what happens (issue 44, items 5 and 6) ------ */
+  const END_RE = /\bend (the|your) turn\b/i;
+  const KILL_RE = /\b(kills?|killed|dies|destroyed|loses|lost|wins|shoots?)\b/i;
+  const recapAt = {};  /* per seat: where in its log its last move started */
+  /* What happened since this seat's last move, above the board: the newest lines of its log (kills and
+     losses marked), and when its turn ended without its ending it, that it ended by itself. */
+  function renderRecap() {
+    const at = seat !== null ? recapAt[seat] : null, events = snap.events || [];
+    if (!at || at.epoch !== (snap.match ? snap.match.epoch : 0) || events.length <= at.from || hist) { recap.hidden = true; recap.replaceChildren(); return; }
+    const fresh = events.slice(at.from).filter(e => e.text);
+    const lines = fresh.slice(-4).map(e => {
+      const bad = KILL_RE.test(e.text);
+      return h("li", { class: bad ? "bad" : "" }, bad ? h("span", { "aria-hidden": "true", text: "⚠ " }) : null, e.text);
+    });
+    if (at.ended) lines.unshift(h("li", { class: "ended" }, "Your turn ended by itself: after your last move there was nothing left to do but end it."));
+    if (!lines.length) { recap.hidden = true; return; }
+    recap.replaceChildren(h("strong", { class: "recap-title", text: "Since your last move" + (fresh.length > 4 ? ` (the last 4 of ${fresh.length}; the rest is in the log)` : "") + ":" }), h("ul", null, lines));
+    recap.hidden = false;
+  }
+  /* The scene's suggested choice (Armies' skill split): one button, or the S key. */
+  function renderSuggest() {
+    const sg = snap.scene && snap.scene.suggest;
+    const a = sg && myTurn() && !hist ? snap.actions.find(x => x.index === sg.action) : null;
+    if (!a) { suggestBox.hidden = true; suggestBox.replaceChildren(); return; }
+    suggestBox.replaceChildren(h("span", { class: "suggest-text", text: "Suggested: " + (sg.label || a.label) + (sg.why ? " (" + sg.why + ")." : ".") + " " }),
+      h("button", { class: "btn small primary", type: "button", id: "suggest-btn", "aria-keyshortcuts": "S", onclick: () => act(a.index) }, "Accept (S)"));
+    suggestBox.hidden = false;
+  }
+  /* Auto-roll: a per-seat setting (this browser, this game) that takes a decision whose only legal
+     action is a roll, as the rules leave nothing to choose there; the log and the notice above the board
+     say what it rolled. Ending a turn or any real choice is never taken for the player. */
+  const autoKey = () => `boardlab.autoroll.${snap && snap.match ? snap.match.game : ""}.${seat}`;
+  function autoOn() { try { return localStorage.getItem(autoKey()) === "1"; } catch (e) { return false; } }
+  function loneRoll() { return myTurn() && !hist && !passing && snap.actions.length === 1 && /\broll/i.test(snap.actions[0].label) ? snap.actions[0] : null; }
+  function showAutoBtn() {
+    const b = $("autoroll-btn"), on = seat !== null && autoOn();
+    b.hidden = seat === null || !isHuman(seat) || (!on && !loneRoll());
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.textContent = on ? "Auto-roll: on" : "Auto-roll: off";
+  }
+  let autoTimer = null;
+  function autoRoll() {
+    showAutoBtn();
+    clearTimeout(autoTimer);
+    const r = loneRoll();
+    if (!r || !autoOn()) return;
+    const at = snap.state_id;
+    autoTimer = setTimeout(() => {
+      if (!snap || snap.state_id !== at || !autoOn() || !loneRoll()) return;
+      document.body.dataset.autoRolled = String(Number(document.body.dataset.autoRolled || 0) + 1);
+      announce("Auto-roll: " + r.label);
+      act(r.index);
+    }, 500);
+  }
+  $("autoroll-btn").addEventListener("click", () => {
+    const on = !autoOn();
+    try { localStorage.setItem(autoKey(), on ? "1" : "0"); } catch (e) { /* private mode */ }
+    B.toast(on ? "Auto-roll is on: a roll with nothing to choose is taken for you (in this browser, for this game and seat)." : "Auto-roll is off: you click every roll.", "info");
+    autoRoll();
+  });
+
   /* ---- a game site's conventions (issue 44) -------------------------------- */
   let wasTurnGlobal = null, hist = null, clockTimer = null, clockAt = 0;
   const ALERT = "boardlab.alert";
@@ -372,7 +464,7 @@
   $("rematch-btn").addEventListener("click", async () => {
     try {
       const r = await post("rematch", { seat: seat });
-      location.assign("/game/" + encodeURIComponent(r.match.id) + location.hash);
+      location.assign("/game/" + encodeURIComponent(r.match.id) + secretFragment());
     } catch (e) { B.toast(e.message, "error"); }
   });
 
@@ -419,9 +511,14 @@
     if (busy || !myTurn()) return;
     busy = true;
     focusNext = true;
+    const chosen = snap.actions.find(a => a.index === index);
+    recapAt[seat] = { from: (snap.events || []).length, epoch: snap.match ? snap.match.epoch : 0,
+      canEnd: !!(snap.scene && snap.scene.turn_ends_by_itself) && !(chosen && END_RE.test(chosen.label)), ended: false };
     document.body.classList.add("busy");
     try {
       const s = await B.api("POST", `/api/matches/${encodeURIComponent(mid)}/actions`, { seat: seat, state_id: snap.state_id, index: index }, token);
+      const at = recapAt[seat];  /* the game ended this seat's turn after its move, without its choosing to */
+      if (at && at.canEnd && !s.over && s.acting !== seat) at.ended = true;
       onSnapshot(s);
     } catch (e) {
       B.toast(e.message, "error");
@@ -624,7 +721,9 @@
     /* shortcuts, outside text fields: A the first action, / the filter */
     const t = ev.target, typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
     if (typing || ev.ctrlKey || ev.metaKey || ev.altKey || passing || !$("drawer").hidden) return;
-    if (ev.key === "a" || ev.key === "A") {
+    if ((ev.key === "s" || ev.key === "S") && !suggestBox.hidden && $("suggest-btn")) {
+      ev.preventDefault(); $("suggest-btn").click();
+    } else if (ev.key === "a" || ev.key === "A") {
       const first = $("actions").querySelector("button");
       if (first) { ev.preventDefault(); first.focus(); }
     } else if (ev.key === "/") {
@@ -639,6 +738,9 @@
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => { if (snap && !passing) render(); }, 150);
   });
+  /* an invited player is told plainly who else holds the keys (issue 45) */
+  if (seat !== null && !hotseat) $("creator-note").hidden = false;
+  if (hp.lost !== undefined) B.toast(`This tab does not hold the private link of seat ${Number(hp.lost) + 1}: you are watching. Open the link you were sent to play.`, "info");
   if (hotseat) passing = true;  // wait for the first snapshot to pick the seat
   connect();
 })();

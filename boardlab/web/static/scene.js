@@ -653,6 +653,18 @@
     if (parts.status) parts.status.textContent = scene.status || "";
     if (parts.prompt) { parts.prompt.textContent = scene.prompt || ""; parts.prompt.hidden = !scene.prompt; }
     if (parts.hint) { parts.hint.textContent = scene.hint || ""; parts.hint.hidden = !scene.hint; }
+    /* the scene's warning of what happens without a choice (issue 44), above the board */
+    if (parts.alert) {
+      parts.alert.replaceChildren(...(scene.alert ? [h("span", { class: "alert-icon", "aria-hidden": "true", text: "⚠" }), " " + scene.alert] : []));
+      parts.alert.hidden = !scene.alert;
+    }
+    /* the key to the board's short codes, under the board: "Mo Monster · Fl Flooded room ..." */
+    if (parts.codes) {
+      const codes = scene.codes || [];
+      parts.codes.replaceChildren(...(codes.length ? [h("strong", { text: "Codes on the board: " })] : []),
+        ...codes.flatMap((c, i) => [i ? " · " : "", h("span", { class: "code" }, h("b", { text: String(c[0]) }), " " + String(c[1]))]));
+      parts.codes.hidden = !codes.length;
+    }
     const sides = sidesOf(scene);
     /* a zoomed board keeps the part the player scrolled to when it is drawn anew (a bot's move) */
     const scrolled = new Map();
