@@ -4,13 +4,16 @@ The compiled core (``boardlab_core``, see :mod:`boardlab.engine.core`) plays who
 ``random``, ``heuristic`` and ``ismcts`` agents.  :class:`CoreAgent` lets one of those agents decide
 *one* decision of a game the Python engine is playing: the Python state is converted to a core state
 (``State.to_json()`` read by ``boardlab_core.state_from_json``) and the core's agent answers with one of
-the legal actions.  That is what a mixed table needs (the core's search against Python's in the arena)
+the legal actions.  The core rebuilds positions of every game it plays (the Dungeon's Jewel and Blackfire;
+:func:`_conversion_refused` asks the installed build, so an older one without a game's conversion keeps the
+Python agents for that game).  That is what a mixed table needs (the core's search against Python's in the arena)
 and what the web bots use when the core supports the match's configuration (:func:`agent_for`).
 
 ``core-ismcts`` (:class:`CoreISMCTSAgent`) is the core's ISMCTS under the registry: it takes exactly the
 parameters of ``ismcts`` (``core-ismcts:iterations=200``) and is the same algorithm with the same
 parameters; its floating-point sums and tree order are the core's, so its games may differ from Python's.
-The core's ``random`` and ``heuristic`` choose exactly as Python's (``tests/core/test_core_agent.py``).
+The core's ``random`` and ``heuristic`` choose exactly as Python's (``tests/core/test_core_agent.py``;
+Blackfire's in ``tests/core/test_blackfire_from_json.py``).
 
 What the agent sees.  The core is handed the *full* state, as the Python ISMCTS is (its
 :meth:`Decision.sample` determinizes the true state).  That is sound for the same reason: the core's

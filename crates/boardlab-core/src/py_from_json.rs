@@ -1,5 +1,7 @@
 //! `state_from_json`: a core state built from the Python state's document (`State.to_json()`), so
 //! that a core agent can decide on a position the Python engine holds (`boardlab/agents/core_agent.py`).
+//! The Dungeon's Jewel's documents are read here; Blackfire's by `blackfire/from_json.rs` (no Python
+//! needed, so `cargo test --no-default-features` checks it), dispatched on the game id below.
 //!
 //! The document's fields are read as they are: the rng, turn, decisions, turn-cap flag, prompt
 //! stack and the rules' `data`.  The event log and the history are not read (the core's agents do
@@ -8,7 +10,8 @@
 //! side made the document from a live state); the fields are range-checked so that a bad document
 //! is a `ValueError`, never a panic.
 
-use super::{game_for, CoreState};
+use super::{bf_game_for, game_for, CoreState, BF_ID};
+use crate::blackfire::from_json as bf_from_json;
 use crate::dungeons_jewel::game::Game;
 use crate::dungeons_jewel::state::{Prompt, State, NONE, NO_TOKEN};
 use crate::json::J;
@@ -181,8 +184,14 @@ pub(crate) fn state_from_doc(g: &Game, doc: &Value) -> Result<State, String> {
 /// `state_from_json(game_id, spec_json, doc_json)`: the `CoreState` of a Python state's document
 /// (`json.dumps(state.to_json())`, with or without its log and history) in the configured game
 /// `spec_json` (`Game.core_spec()`).  The state is a simulation state: no event log, no history.
+/// Blackfire's documents are read by `blackfire::from_json` (the same rules for what is read).
 #[pyfunction]
 pub(crate) fn state_from_json(game_id: &str, spec_json: &str, doc_json: &str) -> PyResult<CoreState> {
+    if game_id == BF_ID {
+        let game = bf_game_for(spec_json)?;
+        let state = bf_from_json::state_from_json(&game, doc_json).map_err(PyValueError::new_err)?;
+        return Ok(CoreState::bf(game, state));
+    }
     let game = game_for(game_id, spec_json)?;
     let doc: Value = serde_json::from_str(doc_json).map_err(|e| PyValueError::new_err(bad(&format!("not JSON: {}", e))))?;
     let state = state_from_doc(&game, &doc).map_err(PyValueError::new_err)?;

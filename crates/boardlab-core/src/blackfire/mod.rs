@@ -1,5 +1,6 @@
 //! Blackfire (`boardlab/games/blackfire`), move for move the Python rules.
 
+pub mod from_json;
 pub mod game;
 pub mod heuristic;
 pub mod state;
