@@ -139,7 +139,11 @@ __all__ = [
 
 
 def _core_spec_of(game: Any, spec: str) -> str:
-    """The concrete spec the compiled core plays for ``spec``: a level name becomes its search."""
+    """The concrete spec the compiled core plays for ``spec``: a level name becomes its search, and
+    ``core-ismcts`` (the core's search on a Python-held position) the core's own ``ismcts``, so a lineup
+    of them plays whole games in the core."""
+    if isinstance(spec, str) and (spec == "core-ismcts" or spec.startswith("core-ismcts:")):
+        return spec[len("core-"):]
     if not isinstance(spec, str) or ":" in spec or spec in (getattr(game, "agents", None) or {}):
         return spec
     from .levels import LEVELS, level_spec

@@ -291,3 +291,21 @@ def test_a_playtest_of_level_names_plays_the_same_rows_on_both_engines(monkeypat
     monkeypatch.setenv("BOARDLAB_ENGINE", "python")
     on_python = play_rows(cfg, [0, 1, 2])
     assert on_core == on_python
+
+
+@pytest.mark.parametrize("gid", ["dungeons-jewel", "blackfire"])
+def test_a_lineup_of_core_ismcts_plays_whole_games_in_the_core(gid, monkeypatch):
+    """``core-ismcts`` on every seat runs as whole core games (the core's own ``ismcts``), and they are the
+    games the core's search plays seat by seat on Python-held positions."""
+    from boardlab.agents.runner import core_records
+    from boardlab.engine.core import choose, core_agent_specs
+
+    game = make(gid, players=2)
+    specs = ["core-ismcts:iterations=20"] * 2
+    choice = choose(game, specs)
+    assert choice.engine == "core", choice.reason
+    assert core_agent_specs(game, specs) == ["ismcts:iterations=20"] * 2
+    whole = core_records(game, specs, [1, 2], choice.spec, keep_actions=True)
+    monkeypatch.setenv("BOARDLAB_ENGINE", "python")
+    seat_by_seat = [play_game(game, specs, s, keep_actions=True)[1] for s in (1, 2)]
+    assert [r.actions for r in whole] == [[list(a) for a in r.actions] for r in seat_by_seat]
