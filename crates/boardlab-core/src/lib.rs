@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod blackfire;
+pub mod docread;
 pub mod dungeons_jewel;
 pub mod json;
 pub mod mcts;

@@ -19,33 +19,15 @@ use crate::rng::Rng;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::Value;
+use crate::docread::{bad, field, list, uint};
 
-fn bad(what: &str) -> String {
-    format!("state document: {}", what)
-}
 
-fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, String> {
-    v.get(key).ok_or_else(|| bad(&format!("missing {:?}", key)))
-}
 
-fn uint(v: &Value, what: &str, below: u64) -> Result<u64, String> {
-    match v.as_u64() {
-        Some(x) if x < below => Ok(x),
-        _ => Err(bad(&format!("{} must be an integer 0..{}, got {}", what, below - 1, v))),
-    }
-}
 
 fn int(v: &Value, what: &str) -> Result<i64, String> {
     v.as_i64().ok_or_else(|| bad(&format!("{} must be an integer, got {}", what, v)))
 }
 
-fn list<'a>(v: &'a Value, what: &str, len: Option<usize>) -> Result<&'a Vec<Value>, String> {
-    let a = v.as_array().ok_or_else(|| bad(&format!("{} must be a list", what)))?;
-    match len {
-        Some(n) if a.len() != n => Err(bad(&format!("{} must hold {} entries, got {}", what, n, a.len()))),
-        _ => Ok(a),
-    }
-}
 
 /// A seat or `null` (as -1).
 fn opt_seat(v: &Value, what: &str, players: usize) -> Result<i8, String> {

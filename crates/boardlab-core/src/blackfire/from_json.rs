@@ -17,24 +17,13 @@ use super::state::{PKind, Prompt, State, Unit, ARCHER, SORCERER};
 use crate::json::J;
 use crate::rng::Rng;
 use serde_json::Value;
+use crate::docread::{bad, field, list, uint};
 
 const PROMPT_RECORD: &str = "boardlab.engine.state.Prompt";
 const UNIT_RECORD: &str = "boardlab.games.blackfire.pieces.Unit";
 
-fn bad(what: &str) -> String {
-    format!("state document: {}", what)
-}
 
-fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, String> {
-    v.get(key).ok_or_else(|| bad(&format!("missing {:?}", key)))
-}
 
-fn uint(v: &Value, what: &str, below: u64) -> Result<u64, String> {
-    match v.as_u64() {
-        Some(x) if x < below => Ok(x),
-        _ => Err(bad(&format!("{} must be an integer 0..{}, got {}", what, below - 1, v))),
-    }
-}
 
 fn opt_uint(v: &Value, what: &str, below: u64) -> Result<Option<u64>, String> {
     if v.is_null() {
@@ -48,13 +37,6 @@ fn boolean(v: &Value, what: &str) -> Result<bool, String> {
     v.as_bool().ok_or_else(|| bad(&format!("{} must be true or false, got {}", what, v)))
 }
 
-fn list<'a>(v: &'a Value, what: &str, len: Option<usize>) -> Result<&'a Vec<Value>, String> {
-    let a = v.as_array().ok_or_else(|| bad(&format!("{} must be a list", what)))?;
-    match len {
-        Some(n) if a.len() != n => Err(bad(&format!("{} must hold {} entries, got {}", what, n, a.len()))),
-        _ => Ok(a),
-    }
-}
 
 fn object<'a>(v: &'a Value, what: &str) -> Result<&'a serde_json::Map<String, Value>, String> {
     v.as_object().ok_or_else(|| bad(&format!("{} must be an object", what)))
