@@ -54,7 +54,9 @@ def test_the_hot_seat_secret_leaves_the_address_bar(server, pages):  # noqa: F81
     assert page.locator("#creator-note").is_hidden(), "the hot-seat page is the creator's own"
     page.reload()
     assert wait_turn(page, "mine", "wait") in ("mine", "wait")
-    assert "Hot-seat" in page.locator("#who").inner_text()
+    # one person against a bot is not called a hot-seat game (issue 44, the fresh person's trial)
+    page.wait_for_function("document.querySelector('#who').textContent.startsWith('You are')")
+    assert "Hot-seat" not in page.locator("#who").inner_text()
     assert not pages.errors, pages.errors
 
 
@@ -65,6 +67,32 @@ def test_the_lobby_tells_the_creator_the_players_are_told(server, pages):  # noq
     page.locator("#create").click()
     page.wait_for_selector("#created:not([hidden])")
     assert "You keep every link and the seed" in page.locator("#created .summary").inner_text()
+    assert not pages.errors, pages.errors
+
+
+def test_one_person_against_bots_gets_a_short_ready_panel_and_no_hot_seat(server, pages):  # noqa: F811
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + "/?game=armies")
+    page.wait_for_selector('.game-card.selected[data-game="armies"]')
+    page.locator("#create").click()
+    page.wait_for_selector("#created:not([hidden])")
+    summary = page.locator("#created .summary").inner_text()
+    assert summary.startswith("You play White against a bot: press Play now.") and "send it" not in summary, summary
+    play = page.locator("#hotseat")
+    assert play.inner_text() == "Play now"
+    play.click()
+    page.wait_for_url("**/game/**")
+    wait_turn(page, "mine", "wait")
+    page.wait_for_function("document.querySelector('#who').textContent.startsWith('You are')")
+    assert "Hot-seat" not in page.locator("#who").inner_text()
+    # two people on one screen: the links panel and the hot-seat wording as before
+    page.goto(server.base + "/?game=armies")
+    page.wait_for_selector('.game-card.selected[data-game="armies"]')
+    page.locator('.seat-row[data-seat="1"] .seg[data-kind="human"]').click()
+    page.locator("#create").click()
+    page.wait_for_selector("#created:not([hidden])")
+    assert page.locator("#hotseat").inner_text() == "Play all human seats on this screen"
+    assert page.locator("#created .summary").inner_text().startswith("Each human seat has a private link")
     assert not pages.errors, pages.errors
 
 
@@ -152,4 +180,65 @@ def test_the_dungeons_jewel_codes_have_a_key_under_the_board(server, pages):  # 
     assert page.locator("#codes").bounding_box()["y"] > page.locator("#boards").bounding_box()["y"]
     st, _ = call(server.base, "GET", f"/api/matches/{r['match']['id']}")
     assert st == 200
+    assert not pages.errors, pages.errors
+
+
+# -- issue 44, the fresh person's trial: the seat's own results first, and saying when it is out -------
+def test_the_recap_pins_the_seats_own_roll_before_the_bots_turns(server, pages):  # noqa: F811
+    r = _vs_bot(server, "dungeons-jewel", seed=27)
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    for _ in range(60):
+        if wait_turn(page, "mine", "over") == "over":
+            break
+        labels = page.locator("#actions .action").all_inner_texts()
+        roll = next((i for i, t in enumerate(labels) if "roll" in t), None)
+        before = state_id(page)
+        page.locator("#actions .action").nth(roll if roll is not None else 0).click()
+        page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
+        if roll is None:
+            continue
+        if wait_turn(page, "mine", "over") == "over":
+            break
+        items = page.locator("#recap li:not(.ended)")
+        texts = items.all_inner_texts()
+        flags = [items.nth(i).get_attribute("data-own") == "1" for i in range(len(texts))]
+        if all(flags):
+            continue  # no other seat acted in between: nothing to push the roll away
+        assert flags[0] and flags == sorted(flags, reverse=True), (texts, flags)  # the seat's lines first
+        assert any("roll" in t for t, f in zip(texts, flags) if f), texts
+        assert not any(t.startswith("Player 1 ") or t.startswith("You ") for t, f in zip(texts, flags) if not f), texts
+        assert "yours first" in page.locator("#recap .recap-title").inner_text()
+        break
+    else:
+        pytest.fail("no roll followed by the other seats' turns came up")
+    assert not pages.errors, pages.errors
+
+
+def test_a_board_that_fits_the_phone_is_not_zoomed_and_the_labels_do_not_cover_each_other(server, pages):  # noqa: F811
+    page = pages.new(width=390, height=844)
+    r = _vs_bot(server, "dungeons-jewel", seed=28)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("svg.board")
+    wait_turn(page, "mine", "over")
+    page.wait_for_timeout(300)
+    wrap = page.locator(".board-wrap:not(.small)").first
+    assert "zoomed" not in (wrap.get_attribute("class") or ""), "the 7 by 7 board fits 390 px: drawn whole"
+    assert page.locator(".boards > .board-tools").count() == 0
+    assert page.evaluate("(() => { const w = document.querySelector('.board-wrap'); return w.scrollWidth <= w.clientWidth; })()")
+    sizes = page.evaluate("[...document.querySelectorAll('svg.board .cell .bg')].map(r => r.getBoundingClientRect()).map(r => Math.min(r.width, r.height))")
+    assert len(sizes) == 49 and min(sizes) >= 44 - 0.5, min(sizes)
+    # a big board stays zoomed; scrolled, its row numbers go under the column letters, and a corner covers both
+    r = _vs_bot(server, "blackfire", seed=29)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector(".board-wrap.zoomed svg.board")
+    wait_turn(page, "mine", "over")
+    page.wait_for_timeout(300)
+    assert page.evaluate("[...document.querySelector('.board-wrap.zoomed svg .axes').children].map(g => g.getAttribute('class'))") == ["axes-row", "axes-col", "axes-corner"]
+    page.evaluate("(() => { const w = document.querySelector('.board-wrap.zoomed'); w.scrollLeft = 150; w.scrollTop = 130; })()")
+    page.wait_for_timeout(200)
+    got = page.evaluate("""(() => { const w = document.querySelector('.board-wrap.zoomed'), b = w.getBoundingClientRect();
+        const c = w.querySelector('.axes-corner rect').getBoundingClientRect(), cs = getComputedStyle(w);
+        return [c.left - b.left - w.clientLeft - parseFloat(cs.paddingLeft), c.top - b.top - w.clientTop - parseFloat(cs.paddingTop)]; })()""")
+    assert abs(got[0]) < 1.5 and abs(got[1]) < 1.5, got  # the corner sits in the box's top-left corner
     assert not pages.errors, pages.errors

@@ -92,3 +92,37 @@ def test_the_labyrinth_not_playable_hint_is_one_short_line_per_card():
     hint = g.scene(s.view(0), s.legal_actions())["hint"]
     lines = hint.split("\nNot playable now:")[1].strip("\n").split("\n")
     assert lines and all(line.startswith("\u2022 ") and len(line) <= 80 for line in lines), lines
+
+
+def test_summoners_quest_tells_a_knocked_out_seat_it_is_out():
+    def out(g, s):
+        return not s.is_over() and not s.view(0)["state"]["players"][0]["alive"]
+    for seed in range(1, 40):
+        g, s = _play_until("summoners-quest", out, seed=seed)
+        if out(g, s):
+            break
+    else:
+        raise AssertionError("seat 1 was never knocked out with the game still on")
+    assert g.scene(s.view(0), [])["out"].startswith("Your summoner is defeated: you are out")
+    for seat in range(1, g.players):  # only the knocked-out seat is told, and nobody once it is over
+        if s.view(seat)["state"]["players"][seat]["alive"]:
+            assert "out" not in g.scene(s.view(seat), [])
+    g, s = _play_until("summoners-quest", lambda g, s: s.is_over(), seed=1)
+    assert all("out" not in g.scene(s.view(k), []) for k in range(g.players))
+
+
+def test_blackfire_warns_that_an_enemy_kills_by_moving_onto_a_unit():
+    def warned(g, s):
+        seat = s.current_seat()
+        return seat is not None and "alert" in g.scene(s.view(seat), s.legal_actions())
+    g, s = _play_until("blackfire", warned, seed=3)
+    seat = s.current_seat()
+    view = s.view(seat)
+    mine = view["state"]["colours"][seat]
+    foe = next(u for u in view["state"]["units"] if u["side"] != mine and u["kind"] == "warrior")
+    alert = g.scene(view, s.legal_actions())["alert"]
+    if foe["cell"] is not None and foe["stance"] != "defensive":
+        assert f"the {foe['name']} on " in alert and "kills a unit of yours by moving onto its square" in alert, alert
+        assert f"up to {g.opt['warrior_move']} spaces away" in alert
+    else:
+        assert "by moving onto its square" not in alert

@@ -223,6 +223,12 @@ def _danger_alert(game: Any, view: dict[str, Any], names: list[str]) -> str:
                    f" {game.opt['archer_range']} spaces of it (except a defensive warrior or an invulnerable unit"
                    + ("; your own archer holds a die-roll contest instead" if game.opt.get("archer_contest") else "")
                    + ")")
+    warrior = next((u for u in st["units"] if u["side"] != mine and u["kind"] == "warrior" and u["cell"] is not None
+                    and u.get("stance") != "defensive"), None)
+    if warrior is not None:  # a landing attack: any unit that moves onto an enemy kills it (combat._move)
+        x, y = warrior["cell"]
+        out.append(f"the {warrior['name']} on {castle.label(y * w + x)} kills a unit of yours by moving onto its square,"
+                   f" up to {game.opt['warrior_move']} spaces away (any enemy unit that moves onto yours kills it too)")
     hidden = st.get("hidden_kinds") or {}
     death, total = hidden.get("death", 0), sum(hidden.values())
     if death and st["tokens"]:

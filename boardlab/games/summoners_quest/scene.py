@@ -158,7 +158,15 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         "targets": targets,
         "why_not": why_not,
         **({"hint": hint} if hint else {}),
+        **({"out": "Your summoner is defeated: you are out of this game."} if _is_out(view) else {}),
     }
+
+
+def _is_out(view: dict[str, Any]) -> bool:
+    """The viewing seat's summoner is defeated while the others play on (issue 44: say so)."""
+    seat, st = view.get("seat"), view.get("state") or {}
+    players = st.get("players") or []
+    return seat is not None and not view.get("over") and 0 <= seat < len(players) and not players[seat].get("alive", True)
 
 
 def _card_reason(game: Game, st: dict[str, Any], seat: int, cid: str) -> str:

@@ -42,6 +42,9 @@
   whyBox.after(parts.alert);
   const recap = h("div", { id: "recap", class: "recap", hidden: true });
   parts.alert.after(recap);
+  /* a seat knocked out while the others play on (Summoner's Quest) is told so, with the way out */
+  const outBox = h("div", { id: "out-note", class: "out-note", role: "status", hidden: true });
+  parts.alert.before(outBox);
   const suggestBox = h("div", { id: "suggest", class: "suggest", hidden: true });
   recap.after(suggestBox);
   /* under the board: the key to its short codes (the Dungeon's Jewel's Mo, Fl, Qu...) */
@@ -204,9 +207,18 @@
     const who = $("who");
     if (seat === null && hotseat) { who.textContent = "Hot-seat · waiting for a human seat's turn"; who.className = "chip seat-chip"; }
     else if (seat === null) { who.textContent = "Spectator"; who.className = "chip muted"; }
-    else { who.textContent = (hotseat ? "Hot-seat · " : "You are ") + seatName(seat) + ` (seat ${seat + 1})`; who.className = "chip seat-chip"; }
+    else {
+      /* one person against bots is not a hot-seat game: only two or more humans share this screen */
+      const shared = hotseat && m.seats.filter(x => x.kind === "human").length > 1;
+      who.textContent = (shared ? "Hot-seat · " : "You are ") + seatName(seat) + ` (seat ${seat + 1})`; who.className = "chip seat-chip";
+    }
     B.render(s.scene, parts);
     if (mineNow) parts.status.prepend(h("strong", { class: "your-turn", text: "Your turn" }), " ");
+    const out = seat !== null && !s.over && s.scene && s.scene.out;
+    if (out) parts.status.prepend(h("strong", { class: "you-are-out", text: "You are out" }), " · ");
+    outBox.hidden = !out;
+    outBox.replaceChildren(...(out ? [h("strong", { text: "You are out: " }), s.scene.out + " Keep watching the game, or go back to the lobby. ",
+      h("a", { class: "btn", href: "/", text: "Back to the lobby" })] : []));
     if (seat !== null) for (const t of parts.panels.querySelectorAll(`.panel[data-seat="${seat}"] .panel-title`)) t.append(h("span", { class: "you-tag", text: " (you)" }));
     if (mineNow && wasTurnGlobal !== "mine") notifyTurn();
     wasTurnGlobal = mineNow ? "mine" : "other";
@@ -330,13 +342,20 @@
     const at = seat !== null ? recapAt[seat] : null, events = snap.events || [];
     if (!at || at.epoch !== (snap.match ? snap.match.epoch : 0) || events.length <= at.from || hist) { recap.hidden = true; recap.replaceChildren(); return; }
     const fresh = events.slice(at.from).filter(e => e.text);
-    const lines = fresh.slice(-4).map(e => {
+    /* this seat's own results come first (its roll, loot, damage, "starts over", "is defeated"), so
+       the other seats' turns after it cannot push them into the log; then the newest of the rest */
+    const own = e => !!e.private || /^You\b/.test(e.text) || !!(e.data && (e.data.seat === seat || e.data.eliminated === seat));
+    const mine = fresh.filter(own), rest = fresh.filter(e => !own(e));
+    const shownMine = mine.slice(-4), shownRest = rest.slice(-4);
+    const line = (e, yours) => {
       const bad = KILL_RE.test(e.text);
-      return h("li", { class: bad ? "bad" : "" }, bad ? h("span", { "aria-hidden": "true", text: "⚠ " }) : null, e.text);
-    });
+      return h("li", { class: [bad ? "bad" : "", yours ? "own" : ""].join(" ").trim(), "data-own": yours ? "1" : null }, bad ? h("span", { "aria-hidden": "true", text: "⚠ " }) : null, e.text);
+    };
+    const lines = shownMine.map(e => line(e, true)).concat(shownRest.map(e => line(e, false)));
     if (at.ended) lines.unshift(h("li", { class: "ended" }, "Your turn ended by itself: after your last move there was nothing left to do but end it."));
     if (!lines.length) { recap.hidden = true; return; }
-    recap.replaceChildren(h("strong", { class: "recap-title", text: "Since your last move" + (fresh.length > 4 ? ` (the last 4 of ${fresh.length}; the rest is in the log)` : "") + ":" }), h("ul", null, lines));
+    const shown = shownMine.length + shownRest.length, all = fresh.length;
+    recap.replaceChildren(h("strong", { class: "recap-title", text: "Since your last move" + (all > shown ? ` (${shown} of ${all}${shownMine.length ? ", yours first" : ""}; the rest is in the log)` : (shownMine.length && shownRest.length ? " (yours first)" : "")) + ":" }), h("ul", null, lines));
     recap.hidden = false;
   }
   /* The scene's suggested choice (Armies' skill split): one button, or the S key. */

@@ -174,6 +174,7 @@
     finally { $("create").disabled = false; }
   }
 
+  const SUMMARY = $("created-summary") ? $("created-summary").textContent : "";
   function showCreated(r) {
     const store = mine();
     store[r.match.id] = { game: r.match.game_name, links: r.seats.filter(s => s.link).map(s => ({ name: s.name, link: s.link })), hotseat: r.hotseat_link, at: Date.now() };
@@ -197,6 +198,14 @@
     try { history.replaceState({ created: r }, ""); } catch (e) { /* too large: the panel is simply not restored */ }
     $("hotseat").href = r.hotseat_link;
     $("spectate").href = r.spectator_link;
+    /* one person against bots (issue 44): no links to hand out, so one plain "Play now" */
+    const humans = r.seats.filter(s => s.kind !== "bot");
+    const solo = humans.length === 1;
+    $("created").classList.toggle("solo", solo);
+    $("hotseat").textContent = solo ? "Play now" : "Play all human seats on this screen";
+    $("created-summary").textContent = solo
+      ? `You play ${humans[0].name} against ${r.seats.length - 1 === 1 ? "a bot" : (r.seats.length - 1) + " bots"}: press Play now. The link beside your seat is its private link, to come back to this game later or from another device. You keep every link and the seed.`
+      : SUMMARY;
     // the ready panel may open below the fold: bring it into view and put focus on it
     const panel = $("created");
     panel.scrollIntoView({ block: "start", behavior: "auto" });

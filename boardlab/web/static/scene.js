@@ -208,9 +208,13 @@
     if (ax) {
       const axes = svg("g", { class: "axes", "aria-hidden": "true" }, root);
       /* the coordinates stay in view when the board is zoomed and scrolled (see keepAxes) */
-      const colG = svg("g", { class: "axes-col" }, axes), rowG = svg("g", { class: "axes-row" }, axes);
+      /* the row numbers under the column letters, and a corner over both, so that a label scrolled
+         under the other band is hidden rather than drawn over it (issue 44: a "5" over the letters) */
+      const rowG = svg("g", { class: "axes-row" }, axes), colG = svg("g", { class: "axes-col" }, axes);
       if (colL) svg("rect", { x: 0, y: 0, width: W, height: pad + ax, class: "axis-band" }, colG);
       if (rowL) svg("rect", { x: 0, y: 0, width: pad + ax, height: H, class: "axis-band" }, rowG);
+      if (colL && rowL) svg("rect", { x: 0, y: 0, width: pad + ax, height: pad + ax, class: "axis-band" }, svg("g", { class: "axes-corner" }, axes));
+      root.dataset.axisUnits = pad + ax;
       if (colL) for (let x = 0; x < cols; x++) {
         const t = svg("text", { x: ox + x * CELL + CELL / 2, y: pad + ax - axFs * 0.35, class: "axis-label axis-col", "text-anchor": "middle" }, colG);
         t.textContent = String(colL[x] ?? ""); t.style.fontSize = axFs.toFixed(1) + "px";
@@ -466,6 +470,17 @@
       let s = Number(el.dataset.scale) && wrap.classList.contains("zoomed") ? Number(el.dataset.scale) : scaleOf(el);
       if (!s) return el;
       const cellUnits = Number(el.dataset.cellUnits) || CELL;
+      /* a board held back only by the phone's height cap that fits the width with finger-sized
+         squares is drawn whole at that width, not zoomed (issue 44: the Dungeon's Jewel's 7 by 7) */
+      if (!b.small && window.innerWidth < 700 && el.viewBox.baseVal) {
+        const cs = getComputedStyle(wrap), vb = el.viewBox.baseVal;
+        const sw = (wrap.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)) / vb.width;
+        if (cellUnits * sw >= minTap() && vb.height * sw <= window.innerHeight * 0.5) {
+          wrap.classList.remove("zoomed");
+          el.style.maxHeight = "none";
+          s = sw;
+        }
+      }
       if (!b.small && cellUnits * s < minTap() && !fitChosen.has(b.id)) {
         s = minTap() / cellUnits;
         wrap.classList.add("zoomed");
@@ -539,9 +554,10 @@
     if (!wrap || !el.querySelector(".axes")) return;
     const move = () => {
       const sc = Number(el.dataset.scale) || 1, zoomed = wrap.classList.contains("zoomed");
-      const colG = el.querySelector(".axes-col"), rowG = el.querySelector(".axes-row");
+      const colG = el.querySelector(".axes-col"), rowG = el.querySelector(".axes-row"), corner = el.querySelector(".axes-corner");
       if (colG) colG.setAttribute("transform", zoomed ? `translate(0 ${(wrap.scrollTop / sc).toFixed(1)})` : "");
       if (rowG) rowG.setAttribute("transform", zoomed ? `translate(${(wrap.scrollLeft / sc).toFixed(1)} 0)` : "");
+      if (corner) corner.setAttribute("transform", zoomed ? `translate(${(wrap.scrollLeft / sc).toFixed(1)} ${(wrap.scrollTop / sc).toFixed(1)})` : "");
     };
     if (!wrap.dataset.axes) { wrap.addEventListener("scroll", () => { const s2 = wrap.querySelector("svg.board"); if (s2 && s2._moveAxes) s2._moveAxes(); }, { passive: true }); wrap.dataset.axes = "1"; }
     el._moveAxes = move;
@@ -586,8 +602,11 @@
       if (w) { if (!byWrap.has(w)) byWrap.set(w, []); byWrap.get(w).push(el.getBoundingClientRect()); }
     }
     for (const [w, rects] of byWrap) {
-      const box = w.getBoundingClientRect(), cw = w.clientWidth, ch = w.clientHeight;
-      const x0 = box.left + w.clientLeft, y0 = box.top + w.clientTop;
+      /* the pinned coordinate bands cover the box's top and left edges: squares count as in view
+         only beside them (issue 44: the a-file and rank 8 under the labels) */
+      const b = w.querySelector("svg.board"), band = b && b.querySelector(".axes") ? (Number(b.dataset.axisUnits) || 0) * (Number(b.dataset.scale) || 1) : 0;
+      const box = w.getBoundingClientRect(), cw = w.clientWidth - band, ch = w.clientHeight - band;
+      const x0 = box.left + w.clientLeft + band, y0 = box.top + w.clientTop + band;
       const seen = rects.some(r => r.left >= x0 - 1 && r.right <= x0 + cw + 1 && r.top >= y0 - 1 && r.bottom <= y0 + ch + 1);
       if (seen) continue;
       let l = Math.min(...rects.map(r => r.left)), t = Math.min(...rects.map(r => r.top));
