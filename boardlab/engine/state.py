@@ -292,9 +292,18 @@ _OPEN = 256  # more distinct strings than this at one place: free text, not a cl
 _CHECK_NAMES = False
 
 
+def _tagged(value: tuple) -> bool:
+    """``value`` (a tuple) starts with a name: a tagged record such as ``("combat", 5, [1])``."""
+    return bool(value) and type(value[0]) is str
+
+
 def _walk(value: Any, path: tuple, visit: Any, depth: int = 0) -> None:
     """Call ``visit(path, value)`` for ``value`` and everything inside it, with list and set items
-    (and the keys and values of a dict that is not keyed by names) sharing one place each."""
+    (and the keys and values of a dict that is not keyed by names) sharing one place each.
+
+    A tuple's items have a place each, by index; a tagged tuple (its first item a name, such as a queued
+    task ``("combat", 5, [1])`` or ``("ask", "key")``) has its items' places under its tag, since what its
+    other items are depends on the tag."""
     visit(path, value)
     if depth >= 10:
         return
@@ -304,6 +313,8 @@ def _walk(value: Any, path: tuple, visit: Any, depth: int = 0) -> None:
         for v in value:
             _walk(v, sub, visit, depth + 1)
     elif t is tuple:
+        if _tagged(value):
+            path = path + (f"<{_short(value[0], 40)}>",)
         for i, v in enumerate(value):
             _walk(v, path + (i,), visit, depth + 1)
     elif t is dict:
@@ -385,7 +396,7 @@ class _Schema:
                 p.strs.add(value)
                 if len(p.strs) > _OPEN:
                     p.strs = None
-        elif t is list or t is tuple:
+        elif t is list or (t is tuple and not _tagged(value)):  # (a tagged tuple's length may follow its tag)
             if p.lengths is not None:
                 p.lengths.add(len(value))
                 if len(p.lengths) > 1:
@@ -478,8 +489,8 @@ class _Schema:
                     m = _NUMBERED.fullmatch(value)
                     if m is None or m.group(1) not in p.shapes:
                         found.append(f"{_where(path)} is {_short(value, 40)}, not a name such as {min(p.shapes)}1")
-            elif t is list or t is tuple:
-                if p.lengths is not None and p.count >= 24 and len(value) not in p.lengths and min(p.lengths) >= 2:
+            elif t is list or (t is tuple and not _tagged(value)):
+                if p.lengths and p.count >= 24 and len(value) not in p.lengths and min(p.lengths) >= 2:
                     found.append(f"{_where(path)} has {len(value)} items, where the game keeps {min(p.lengths)}")
             elif t is dict and p.keys:
                 missing = p.keys - set(value) if all(type(k) is str for k in value) else p.keys

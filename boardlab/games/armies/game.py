@@ -112,7 +112,22 @@ class ArmiesGame(Game):
 
     def check_state(self, state) -> None:
         """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
+        from collections import Counter
+
         from boardlab.engine.checks import one_of, seat_or_none
 
         one_of(state, "phase", {"setup", "opp1", "moving", "opp2", "over"})
         seat_or_none(state, "winner")
+        # cards known to be in a hand (returned from play) are real cards, each a card of that hand (counted);
+        # without a deck no pile holds a card (a state document's contents are judged by this)
+        for seat in (0, 1):
+            revealed, hand = state.revealed[seat], state.hands[seat]
+            for name in revealed:
+                if type(name) is not str or name not in self.cards:
+                    raise AssertionError(f"revealed[{seat}] holds {name!r}, which is not a card")
+            if Counter(revealed) - Counter(hand):
+                raise AssertionError(f"revealed[{seat}] holds cards that are not in hands[{seat}]")
+        if not self.use_cards:
+            for name in ("hands", "decks", "discards", "removed", "revealed"):
+                if any(getattr(state, name)):
+                    raise AssertionError(f"{name} holds cards in a game without decks")

@@ -145,3 +145,17 @@ class WizardsLabyrinthGame(Game):
         """Invariants of a position (conformance suite, fuzzer, loading a state without history)."""
         one_of(state, "phase", {"setup", "wizard", "move", "combat", "loot", "over"})
         one_of(state, "winner", {"", "heroes", "wizard"})
+        # every tile is a real tile of the game's content: the start, the tower, a key tile or a room tile; each
+        # room tile is on the grid or in the pool of unused rooms exactly once (a state document is judged by this)
+        from collections import Counter
+
+        rooms = Counter(f"r{i}" for i in range(len(self.content.rooms)))
+        names = {"start", "tower", *(f"k{i}" for i in range(len(self.content.keys))), *rooms}
+        for c, t in enumerate(state.tiles):
+            if type(t) is not str or t not in names:
+                raise AssertionError(f"tiles[{c}] is {t!r}, which is not a tile")
+        for t in state.tile_pool:
+            if type(t) is not str or t not in rooms:
+                raise AssertionError(f"tile_pool holds {t!r}, which is not a room tile")
+        if Counter(t for t in state.tiles if t in rooms) + Counter(state.tile_pool) != rooms:
+            raise AssertionError("the room tiles on the grid and in tile_pool are not each room tile once")
