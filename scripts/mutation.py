@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """A sampled mutation score for one game's rules modules (issue 42, part 2).
 
-    nice python scripts/mutation.py --game dungeons-jewel --sample 40 --seed 1 --jobs 1
+    nice python scripts/mutation.py --game dungeons-jewel --sample 40 --seed 2 --jobs 1 --timeout 300
     python scripts/mutation.py --game armies --sample 80 --seed 2 --jobs 2 --timeout 120
 
 **Tool.**  Mutants are made and applied by Cosmic Ray 8 (PyPI ``cosmic-ray``), with its default
@@ -37,12 +37,31 @@ restricted to the game), and the tests elsewhere marked ``@pytest.mark.seed("<ga
 Hypothesis runs with a fixed seed and a fresh example database per mutant, so one mutant's result
 never depends on another's.  An unmutated baseline must pass first (else the run stops: a failing
 baseline would count every mutant as killed); ``--deselect NODEID`` leaves out a test that is
-failing in the tree for reasons of its own, and ``--deselect-failing`` runs the baseline to the end
-and leaves out every test that fails there (a file that fails to collect is ignored whole); the
-result file records what was left out.
+failing in the tree for reasons of its own, and ``--deselect-failing`` leaves out every test that
+fails there (a file that fails to collect is ignored whole); the result file records what was left out.
+
+**Selection** (``--select coverage``, the default).  The baseline runs every killer test to the end under
+coverage.py, measuring the rules modules only, with a dynamic context per test and phase
+(``<stage>|run|<node id>``, ``|setup|``, ``|teardown|``, and ``|collect|<file>`` while a test file is
+imported: ``COVERAGE_PLUGIN_TEXT``; Hypothesis's deadline is off in that slower run).  Each mutant then
+runs, stage by stage and in the same order, only the killer tests that executed its line
+(:func:`select_tests`, :func:`key_lines`): the lines of the statement holding it (or of a compound
+statement's header up to it), a test counted when its own run executed one of them, and every test of a
+file when that file's fixture setup or teardown did.  A mutant's line is the one line on which a rules
+module differs from its original when the test command starts (the runner compares them), so Cosmic Ray
+needs no change.  Where the tests cannot be told apart, every killer test runs, as without selection: a
+line that runs at import (module or class level, a ``def`` header, a decorator, a default: outside any
+function body), and a line executed while a test file was being imported or outside any test (what an
+import builds may serve every test).  A mutant on a line that no test executes survives without a test
+run.  Since a test that never reaches a line behaves the same with the line mutated (the rules are
+deterministic, Hypothesis is seeded, and no rules module caches across tests), this kills the same
+mutants as running every test; it only skips the runs that cannot fail.  The result records
+``tests_selected`` per mutant.  ``--select all`` runs every killer test for every mutant (the method of
+the seed-1 runs in docs/benchmarks.md).
 
 **Timeouts.**  ``--timeout T`` seconds per mutant (default: the larger of 60 s and five times the
-baseline).  A mutant whose tests run longer is killed by Cosmic Ray's timeout; it counts as killed
+baseline, which runs under coverage when selecting, so is slower than a plain run).  A mutant whose
+tests run longer is killed by Cosmic Ray's timeout; it counts as killed
 and is reported as ``timeout``.
 
 **Where.**  Everything runs in a scratch copy of the tree under the system temporary directory
@@ -290,27 +309,258 @@ def rules_modules(pkg_dir: Path) -> list[Path]:
     return sorted(p for p in pkg_dir.glob("*.py") if p.stem not in NOT_RULES)
 
 
+def key_lines(source: str, line: int) -> tuple[int, ...] | None:
+    """The lines whose execution a mutant on ``line`` of ``source`` needs, or ``None`` when the line runs at
+    import (module or class level, a ``def`` header or decorator outside any function): then every test.
+
+    The innermost statement holding the line decides: all the lines of a simple statement (a mutated
+    continuation line may have no line event of its own), or the lines of a compound statement's header
+    from its first (decorators included) to ``line`` (an ``if``/``while`` condition, a ``for`` header, an
+    ``except`` clause, whose ``try`` line then counts too)."""
+    import ast
+
+    best: list[tuple[ast.stmt, int, bool]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                first = min([child.lineno] + [d.lineno for d in getattr(child, "decorator_list", [])])
+                if not first <= line <= child.end_lineno:
+                    continue
+                best.append((child, first, in_function))
+                body = isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+                visit(child, in_function or body)
+            else:
+                visit(child, in_function)
+
+    visit(ast.parse(source), False)
+    if not best:
+        return None
+    stmt, first, in_function = best[-1]
+    if not in_function:
+        return None
+    compound = hasattr(stmt, "body") or isinstance(stmt, ast.Match)
+    return tuple(range(first, (line if compound else stmt.end_lineno) + 1))
+
+
+def select_tests(contexts_by_line: dict[int, Iterable[str]], lines: Sequence[int] | None,
+                 items: dict[str, list[str]]) -> dict[str, list[str]] | None:
+    """The tests to run against a mutant whose :func:`key_lines` are ``lines``: ``{stage: [node id, ...]}`` in
+    each stage's collection order, or ``None`` for every test of every stage.
+
+    ``contexts_by_line`` maps a line of the module to the coverage contexts that ran it
+    (``<stage>|<phase>|<node id>``, see ``COVERAGE_PLUGIN_TEXT``); ``items`` lists each stage's tests in order.
+    A test's own run selects that test; a fixture's setup or teardown selects every test of that file (a
+    module-scoped fixture serves them all); a line run while a test file is imported (collection), or outside
+    any test (the empty context: a conftest), selects everything, since what an import builds may serve the
+    tests of any file.  ``{}``: no test runs the line."""
+    if lines is None:
+        return None
+    contexts: set[str] = set()
+    for n in lines:
+        contexts.update(contexts_by_line.get(n, ()))
+    chosen: dict[str, set[str]] = {}
+    for c in contexts:
+        parts = c.split("|", 2)
+        if len(parts) != 3 or parts[0] not in items:
+            return None
+        stage, phase, node = parts
+        if phase == "collect":  # what importing a test file builds may serve the tests of other files too
+            return None
+        if phase == "run":
+            chosen.setdefault(stage, set()).add(node)
+        else:
+            file = node.split("::", 1)[0]
+            chosen.setdefault(stage, set()).update(i for i in items[stage] if i.split("::", 1)[0] == file)
+    return {stage: [i for i in items[stage] if i in chosen[stage]] for stage in items if chosen.get(stage)}
+
+
+def read_coverage(cover_dir: Path, stage_names: Sequence[str], root: Path
+                  ) -> tuple[dict[str, dict[int, set[str]]], dict[str, list[str]]]:
+    """``({module: {line: contexts}}, {stage: [node id, ...]})`` from a coverage baseline's files."""
+    from coverage import CoverageData
+
+    by_module: dict[str, dict[int, set[str]]] = {}
+    items: dict[str, list[str]] = {}
+    for name in stage_names:
+        listed = cover_dir / f"{name}.items.json"
+        items[name] = json.loads(listed.read_text(encoding="utf-8")) if listed.exists() else []
+        data_file = cover_dir / f"{name}.coverage"
+        if not data_file.exists():
+            continue
+        data = CoverageData(basename=str(data_file))
+        data.read()
+        for f in data.measured_files():
+            module = Path(f).resolve().relative_to(root.resolve()).as_posix()
+            lines = by_module.setdefault(module, {})
+            for n, ctxs in data.contexts_by_lineno(f).items():
+                lines.setdefault(n, set()).update(ctxs)
+    return by_module, items
+
+
 # ---------------------------------------------------------------------------------------------
 # the run
 
 
-RUNNER_TEXT = '''"""Written by scripts/mutation.py: run the killer stages in order, stop at the first failing one."""
+RUNNER_TEXT = '''"""Written by scripts/mutation.py: run the killer stages in order, stop at the first failing one.
+
+Under ``MUTATION_COVERAGE_DIR`` (the baseline) every stage runs to the end with per-test coverage of the rules
+modules.  Otherwise, when ``_mutation_selection.json`` is there, the one line on which a rules module differs
+from its original (the mutant's line) picks the tests to run; a line missing from the table runs every test."""
 import json, os, subprocess, sys, tempfile
+from pathlib import Path
 STAGES = json.loads({stages!r})
+HERE = Path(__file__).resolve().parent
 ALL = os.environ.get("MUTATION_ALL_FAILURES") == "1"  # the baseline: every failure, not just the first
+COVER = os.environ.get("MUTATION_COVERAGE_DIR")
+
+
+def mutated_line():
+    originals = json.loads((HERE / "_mutation_originals.json").read_text(encoding="utf-8"))
+    for module, text in originals.items():
+        now = (HERE / module).read_text(encoding="utf-8")
+        if now != text:
+            a, b = text.splitlines(), now.splitlines()
+            for i, (x, y) in enumerate(zip(a, b)):
+                if x != y:
+                    return module, i + 1
+            return module, min(len(a), len(b)) + 1
+    return None
+
+
+selection = None  # None: every test of every stage
+table_path = HERE / "_mutation_selection.json"
+if not COVER and table_path.exists():
+    where = mutated_line()
+    if where is None:
+        print("mutation-killers: no rules module differs from its original: every test runs", flush=True)
+    else:
+        chosen = json.loads(table_path.read_text(encoding="utf-8")).get(where[0], {{}}).get(str(where[1]), "all")
+        if chosen != "all":
+            selection = chosen
+        n = "every" if selection is None else sum(map(len, selection.values()))
+        print(f"mutation-killers: mutant on {{where[0]}}:{{where[1]}}: {{n}} tests selected", flush=True)
+        if selection is not None and not any(selection.values()):
+            print("mutation-killers: no test executes this line: survived without a run", flush=True)
+            sys.exit(0)
 failed = False
-for name, args, env in STAGES:
-    if ALL:
-        args = [a for a in args if a != "-x"]
+for name, opts, paths, env in STAGES:
+    if ALL or COVER:
+        opts = [a for a in opts if a != "-x"]
+    extra = dict(env)
     with tempfile.TemporaryDirectory(prefix="hyp-") as hyp:
-        r = subprocess.run([sys.executable, "-m", "pytest", *args],
-                           env=dict(os.environ, HYPOTHESIS_STORAGE_DIRECTORY=hyp, **env))
+        if COVER:
+            opts = [*opts, "-p", "_mutation_coverage"]
+            extra.update(MUTATION_COVER_DATA=os.path.join(COVER, name + ".coverage"),
+                         MUTATION_COVER_ITEMS=os.path.join(COVER, name + ".items.json"),
+                         MUTATION_COVER_STAGE=name)
+        elif selection is not None:
+            nodes = selection.get(name, [])
+            if not nodes:
+                continue
+            listed = os.path.join(hyp, "nodes.json")
+            with open(listed, "w", encoding="utf-8") as fh:
+                json.dump(nodes, fh)
+            opts = [*opts, "-p", "_mutation_select"]
+            paths = list(dict.fromkeys(n.split("::", 1)[0] for n in nodes))
+            extra["MUTATION_SELECT_NODES"] = listed
+        r = subprocess.run([sys.executable, "-m", "pytest", *opts, *paths],
+                           env=dict(os.environ, HYPOTHESIS_STORAGE_DIRECTORY=hyp, **extra))
     if r.returncode not in (0, 5):  # 5: the stage selected no test
         print(f"mutation-killers: stage {{name}} failed (exit {{r.returncode}})", flush=True)
         failed = True
-        if not ALL:
+        if not (ALL or COVER):
             break
 sys.exit(1 if failed else 0)
+'''
+
+COVERAGE_PLUGIN_TEXT = '''"""Written by scripts/mutation.py: per-test coverage of the rules modules
+(coverage.py dynamic contexts).
+
+Contexts are ``<stage>|<phase>|<node id>``: phase ``run`` for a test's call, ``setup``/``teardown`` for its
+fixtures, ``collect`` (node id: the test file) for what importing a test file runs.  Lines run outside these
+keep the empty context.  The final list of test items goes to ``MUTATION_COVER_ITEMS``."""
+import json, os
+import coverage
+
+_STAGE = os.environ["MUTATION_COVER_STAGE"]
+_FILES = json.loads(os.environ["MUTATION_COVER_FILES"])
+_cov = coverage.Coverage(data_file=os.environ["MUTATION_COVER_DATA"], include=_FILES, branch=False,
+                         config_file=False)
+_cov.start()  # at import of this plugin (-p): before any conftest imports the game
+
+try:  # a slower traced run must not fail on Hypothesis's deadline
+    from hypothesis import settings as _settings
+    _settings.register_profile("mutation-coverage", deadline=None)
+    _settings.load_profile("mutation-coverage")
+except ImportError:
+    pass
+
+import pytest
+
+
+def _switch(phase, nodeid):
+    _cov.switch_context(f"{{_STAGE}}|{{phase}}|{{nodeid}}" if phase else "")
+
+
+def pytest_collectstart(collector):
+    if isinstance(collector, pytest.Module):
+        _switch("collect", collector.nodeid)
+
+
+def pytest_collectreport(report):
+    _switch(None, None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    _switch("setup", item.nodeid)
+    yield
+    _switch(None, None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    _switch("run", item.nodeid)
+    yield
+    _switch(None, None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item):
+    _switch("teardown", item.nodeid)
+    yield
+    _switch(None, None)
+
+
+def pytest_collection_finish(session):
+    with open(os.environ["MUTATION_COVER_ITEMS"], "w", encoding="utf-8") as fh:
+        json.dump([i.nodeid for i in session.items], fh)
+
+
+def pytest_unconfigure(config):
+    _cov.stop()
+    _cov.save()
+'''
+
+SELECT_PLUGIN_TEXT = '''"""Written by scripts/mutation.py: run only the tests listed in
+``MUTATION_SELECT_NODES`` (a JSON list of node ids).  If one of them is not collected (its id changed),
+every test of the files given runs instead."""
+import json, os
+
+
+def pytest_collection_modifyitems(config, items):
+    with open(os.environ["MUTATION_SELECT_NODES"], encoding="utf-8") as fh:
+        want = set(json.load(fh))
+    have = {{i.nodeid for i in items}}
+    if not want <= have:
+        print(f"mutation-select: {{len(want - have)}} selected tests not collected: every test of their files runs")
+        return
+    keep = [i for i in items if i.nodeid in want]
+    drop = [i for i in items if i.nodeid not in want]
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+    items[:] = keep
 '''
 
 SEED_FILTER_TEXT = '''"""Written by scripts/mutation.py: keep the tests marked seed("<MUTATION_SEED_GAME>:...")."""
@@ -348,14 +598,16 @@ def marked_elsewhere(root: Path, gid: str, pkg: str) -> list[str]:
     return out
 
 
-def stages(gid: str, pkg: str, elsewhere: list[str], deselect: Sequence[str]) -> list[tuple[str, list[str], dict]]:
+def stages(gid: str, pkg: str, elsewhere: list[str], deselect: Sequence[str]
+           ) -> list[tuple[str, list[str], list[str], dict]]:
+    """The killer stages: ``(name, pytest options, test paths, environment)``, run in this order."""
     common = ["-x", "-q", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
     for d in deselect:  # a test, or a whole file that fails to collect
         common += ["--deselect" if "::" in d else "--ignore", d]
-    out = [("game", common + [f"tests/{pkg}"], {}),
-           ("conformance", common + ["tests/conformance", "-k", gid], {})]
+    out = [("game", common, [f"tests/{pkg}"], {}),
+           ("conformance", common + ["-k", gid], ["tests/conformance"], {})]
     if elsewhere:
-        out.append(("marked", common + ["-p", Path(SEED_FILTER).stem, *elsewhere], {"MUTATION_SEED_GAME": gid}))
+        out.append(("marked", common + ["-p", Path(SEED_FILTER).stem], list(elsewhere), {"MUTATION_SEED_GAME": gid}))
     return out
 
 
@@ -466,6 +718,12 @@ def cosmic_ray_version() -> str:
     return version("cosmic-ray")
 
 
+def coverage_version() -> str:
+    from importlib.metadata import version
+
+    return version("coverage")
+
+
 def rescore(doc: dict[str, Any], dispositions: dict[str, dict[str, Any]], how: str) -> dict[str, Any]:
     """A result document re-judged with the current dispositions, without running a mutant again.
 
@@ -519,6 +777,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="seconds for the mutants; then stop and report those run (a uniform subsample, see above)")
     ap.add_argument("--ids", nargs="+", default=None,
                     help="run these mutant ids instead of a random sample (to recheck survivors and timeouts)")
+    ap.add_argument("--select", choices=("coverage", "all"), default="coverage",
+                    help="per mutant, run the killer tests that execute its line (default) or all of them")
     ap.add_argument("--out", default=None)
     ap.add_argument("--keep", action="store_true", help="keep the scratch copies (printed)")
     args = ap.parse_args(argv)
@@ -560,10 +820,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         (base / SEED_FILTER).write_text(SEED_FILTER_TEXT, encoding="utf-8")
         env = scratch_env(base)
 
-        say("baseline (unmutated) ...")
+        cover_dir = base / "_mutation_coverage"
+        if args.select == "coverage":
+            cover_dir.mkdir()
+            (base / "_mutation_coverage.py").write_text(COVERAGE_PLUGIN_TEXT.format(), encoding="utf-8")
+            (base / "_mutation_select.py").write_text(SELECT_PLUGIN_TEXT.format(), encoding="utf-8")
+            benv = dict(env, MUTATION_COVERAGE_DIR=str(cover_dir),
+                        MUTATION_COVER_FILES=json.dumps([str(base / m) for m in modules]))
+            say("baseline (unmutated), every test with per-test coverage of the rules modules ...")
+        else:
+            benv = dict(env, MUTATION_ALL_FAILURES="1" if args.deselect_failing else "0")
+            say("baseline (unmutated) ...")
         b0 = time.monotonic()
-        r = subprocess.run([sys.executable, RUNNER], cwd=base, capture_output=True, text=True,
-                           env=dict(env, MUTATION_ALL_FAILURES="1" if args.deselect_failing else "0"))
+        r = subprocess.run([sys.executable, RUNNER], cwd=base, capture_output=True, text=True, env=benv)
         baseline = time.monotonic() - b0
         failing = failures_of(r.stdout)
         if r.returncode != 0 and args.deselect_failing and failing:
@@ -603,6 +872,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             sample = draw_sample(population, args.sample, args.seed)
         say(f"{len(everything)} mutants in {', '.join(modules)}, {len(everything) - len(population)} of them in "
             f"annotations (equivalent, left out); sampled {len(sample)} of {len(population)} (seed {args.seed})")
+
+        selected: dict[str, dict[str, list[str]] | None] = {}
+        whole = 0
+        if args.select == "coverage":
+            by_module, items = read_coverage(cover_dir, [name for name, *_ in stage_list], base)
+            left_out = set(auto_deselected)
+            items = {stage: [i for i in nodes if i not in left_out] for stage, nodes in items.items()}
+            whole = sum(map(len, items.values()))
+            table: dict[str, dict[str, Any]] = {}
+            for m in sample:
+                sel = select_tests(by_module.get(m.module, {}), key_lines("\n".join(lines_of[m.module]) + "\n", m.line),
+                                   items)
+                selected[m.id] = sel
+                table.setdefault(m.module, {})[str(m.line)] = "all" if sel is None else sel
+            (base / "_mutation_selection.json").write_text(json.dumps(table), encoding="utf-8")
+            (base / "_mutation_originals.json").write_text(
+                json.dumps({m: (base / m).read_text(encoding="utf-8") for m in modules}), encoding="utf-8")
+            sizes = [whole if v is None else sum(map(len, v.values())) for v in selected.values()]
+            say(f"tests per mutant (of {whole}): {sum(v is None for v in selected.values())} mutants run every test "
+                f"(import-time lines), {sum(1 for v in selected.values() if v == {})} run none (no test executes "
+                f"the line), median {sorted(sizes)[len(sizes) // 2] if sizes else 0}")
 
         shards = deal(sample, args.jobs)
         places = [base] + [make_scratch(base) for _ in shards[1:]]  # copied before any is marked
@@ -661,6 +951,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             row: dict[str, Any] = {"id": m.id, "module": m.module, "line": m.line, "operator": m.operator,
                                    "occurrence": m.occurrence, "code": code.strip(), "outcome": outcome,
                                    "raw_outcome": raw,
+                                   "tests_selected": ("all" if selected.get(m.id, None) is None
+                                                      else sum(map(len, selected[m.id].values()))),
                                    "diff": (res.diff if res is not None else None)}
             if outcome in ("killed", "timeout"):
                 row["killer"] = killer_of(res.output)
@@ -685,7 +977,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             "seed": args.seed,
             "sampling": ("the ids given (--ids)" if args.ids
                          else "random.Random(seed).sample(all mutants sorted by id, n)"),
-            "killers": [{"stage": name, "pytest": args_, "env": e} for name, args_, e in stage_list],
+            "killers": [{"stage": name, "pytest": [*opts, *paths], "env": e} for name, opts, paths, e in stage_list],
+            "selection": ("coverage: per mutant, the tests that execute its line in the baseline (coverage.py "
+                          "dynamic contexts); import-time lines run every test" if args.select == "coverage"
+                          else "all: every killer test for every mutant"),
+            "tests_in_killer_stages": whole or None,
+            "coverage_version": coverage_version() if args.select == "coverage" else None,
             "deselected": list(args.deselect),
             "deselected_as_failing_on_the_baseline": auto_deselected,
             "dispositions_file": args.equivalent or None,

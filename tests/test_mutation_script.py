@@ -186,3 +186,109 @@ def test_rescoring_applies_the_current_dispositions_without_running_anything():
     assert (out["score"]["killed"], out["score"]["denominator"]) == (2, 5)
     assert (out["score_with_added_tests"]["killed"], out["score_with_added_tests"]["denominator"]) == (3, 5)
     assert any("stale" in w for w in out["warnings"]) and out["rescored"] == "cmd"
+
+
+# --- per-mutant test selection by coverage (no mutant is run; coverage.py only for the last test) -------------
+
+SELECT_SOURCE = '''\
+LIMIT = 3
+
+
+class Rules:
+    SIZE = LIMIT + 1
+
+    @staticmethod
+    def step(x, y):
+        if (x > 0 and
+                y < LIMIT):
+            total = (x +
+                     y)
+            return total
+        try:
+            return x // y
+        except ZeroDivisionError:
+            return 0
+
+    def outer(self):
+        @staticmethod
+        def inner(z=LIMIT - 1):
+            return z * 2
+        return inner()
+'''
+
+
+def test_key_lines_send_import_time_lines_to_every_test():
+    src = SELECT_SOURCE
+    for line in (1, 5, 7, 8, 19):  # a constant, a class attribute, a decorator, a def header, a method header
+        assert mutation.key_lines(src, line) is None, line
+
+
+def test_key_lines_of_a_statement_in_a_function_cover_its_continuation_lines():
+    src = SELECT_SOURCE
+    assert mutation.key_lines(src, 11) == (11, 12)  # a simple statement: all its lines
+    assert mutation.key_lines(src, 12) == (11, 12)
+    assert mutation.key_lines(src, 13) == (13,)
+    assert mutation.key_lines(src, 9) == (9,)  # an `if` header: from its first line to the mutated one
+    assert mutation.key_lines(src, 10) == (9, 10)
+    assert mutation.key_lines(src, 16) == (14, 15, 16)  # an except clause: from its `try`
+    assert mutation.key_lines(src, 17) == (17,)
+    assert mutation.key_lines(src, 20) == (20,)  # a nested def's decorator and header run when the outer
+    assert mutation.key_lines(src, 21) == (20, 21)  # function does
+    assert mutation.key_lines(src, 22) == (22,)
+
+
+ITEMS = {
+    "game": ["tests/g/test_a.py::t1", "tests/g/test_a.py::t2", "tests/g/test_b.py::t3", "tests/g/test_b.py::t4"],
+    "conformance": ["tests/conformance/test_c.py::t5[x]", "tests/conformance/test_c.py::t5[y]"],
+}
+
+
+def test_a_test_that_executes_the_line_is_selected_in_collection_order():
+    by_line = {11: {"game|run|tests/g/test_b.py::t4", "conformance|run|tests/conformance/test_c.py::t5[y]"},
+               12: {"game|run|tests/g/test_a.py::t1"}}
+    assert mutation.select_tests(by_line, (11, 12), ITEMS) == {
+        "game": ["tests/g/test_a.py::t1", "tests/g/test_b.py::t4"],
+        "conformance": ["tests/conformance/test_c.py::t5[y]"]}
+    assert mutation.select_tests(by_line, (12,), ITEMS) == {"game": ["tests/g/test_a.py::t1"]}
+
+
+def test_a_line_no_test_executes_selects_nothing_and_import_time_lines_select_everything():
+    by_line = {11: {"game|run|tests/g/test_b.py::t4"}}
+    assert mutation.select_tests(by_line, (30,), ITEMS) == {}
+    assert mutation.select_tests(by_line, None, ITEMS) is None
+
+
+def test_fixtures_select_their_file_and_collection_or_no_context_selects_everything():
+    setup = {5: {"game|setup|tests/g/test_b.py::t3"}}
+    assert mutation.select_tests(setup, (5,), ITEMS) == {"game": ["tests/g/test_b.py::t3", "tests/g/test_b.py::t4"]}
+    assert mutation.select_tests({5: {"game|collect|tests/g/test_a.py"}}, (5,), ITEMS) is None
+    assert mutation.select_tests({5: {""}}, (5,), ITEMS) is None
+    assert mutation.select_tests({5: {"other|run|tests/x.py::t"}}, (5,), ITEMS) is None  # an unknown stage
+
+
+def test_the_coverage_plugin_maps_lines_to_the_tests_that_run_them(tmp_path):
+    pytest.importorskip("coverage")
+    import os
+    import subprocess
+
+    (tmp_path / "rulesmod.py").write_text("def double(x):\n    return 2 * x\n\n\ndef half(x):\n    return x // 2\n")
+    (tmp_path / "test_it.py").write_text(
+        "import rulesmod\n\n\ndef test_double():\n    assert rulesmod.double(2) == 4\n\n\n"
+        "def test_nothing():\n    assert True\n")
+    (tmp_path / "_mutation_coverage.py").write_text(mutation.COVERAGE_PLUGIN_TEXT.format())
+    cover = tmp_path / "cover"
+    cover.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), MUTATION_COVER_STAGE="game",
+               MUTATION_COVER_FILES=json.dumps([str(tmp_path / "rulesmod.py")]),
+               MUTATION_COVER_DATA=str(cover / "game.coverage"), MUTATION_COVER_ITEMS=str(cover / "game.items.json"))
+    env.pop("PYTEST_ADDOPTS", None)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "_mutation_coverage",
+                        "test_it.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    by_module, items = mutation.read_coverage(cover, ["game"], tmp_path)
+    assert items == {"game": ["test_it.py::test_double", "test_it.py::test_nothing"]}
+    lines = by_module["rulesmod.py"]
+    src = (tmp_path / "rulesmod.py").read_text()
+    assert mutation.select_tests(lines, mutation.key_lines(src, 2), items) == {"game": ["test_it.py::test_double"]}
+    assert mutation.select_tests(lines, mutation.key_lines(src, 6), items) == {}  # half() is never called
+    assert mutation.select_tests(lines, mutation.key_lines(src, 1), items) is None  # a def runs at import

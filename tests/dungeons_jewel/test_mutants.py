@@ -48,3 +48,26 @@ def test_the_attack_log_splits_each_total_into_its_die_and_its_attack_power():
     s.power[0], s.power[1] = 2, 1
     text = s._contest_text(1, 5 + 2, 4 + 1)
     assert ": 5 + 2 = 7 against 4 + 1 = 5" in text, text
+
+
+def test_the_attack_log_splits_totals_whose_die_and_power_share_no_bit():
+    # kills rules.py:405 `{a - self.power[s]}` -> `{a ^ self.power[s]}` (seed 2): 7 - 2 == 7 ^ 2, so the test
+    # above cannot tell them apart; 5 + 3 = 8 and 1 + 3 = 4 can (8 ^ 3 = 11, 4 ^ 3 = 7)
+    from .helpers import blank
+
+    s = blank()
+    s.power[0], s.power[1] = 3, 3
+    text = s._contest_text(1, 5 + 3, 1 + 3)
+    assert ": 5 + 3 = 8 against 1 + 3 = 4" in text, text
+
+
+def test_every_die_size_the_words_know_is_named_in_words_and_others_by_number():
+    # kills rules.py:34 `12: "twelve"` -> `11: "twelve"` (seed 2): a twelve-sided die shown as "a 12-sided die"
+    # and an eleven-sided one as "a twelve-sided die" (the die option runs from 4 to 20)
+    from boardlab.games.dungeons_jewel.rules import die_name
+
+    words = {4: "four", 6: "six", 8: "eight", 10: "ten", 12: "twelve", 20: "twenty"}
+    for sides in range(4, 21):
+        name = words.get(sides, str(sides))
+        assert die_name(sides) == f"a {name}-sided die"
+        assert die_name(sides, plural=True) == f"{name}-sided dice"

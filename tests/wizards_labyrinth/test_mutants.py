@@ -44,3 +44,37 @@ def test_a_health_potion_reports_the_hp_it_healed():
     event = [e for e in s.events(WIZARD) if (e.get("data") or {}).get("card") == "Health Potion"][-1]
     assert s.hero(1).hp == 7
     assert event["data"]["healed"] == 3 and "heals 3 HP: 4 -> 7" in event["text"], event
+
+
+def test_cells_are_named_by_column_letter_and_row_number_from_the_top():
+    # kills board.py:58 `c // n + 1` -> `c // n + 2` (seed 2): the top row was named row 2 and the bottom row
+    # row 8 on a 7 x 7 board, in every log line and view that names a cell
+    from boardlab.games.wizards_labyrinth.board import cell_name
+
+    s = scenario()
+    g = s.game
+    n = g.size
+    assert cell_name(g, 0) == "A1"
+    assert cell_name(g, n - 1) == "ABCDEFG"[n - 1] + "1"
+    assert cell_name(g, n) == "A2"
+    assert cell_name(g, n * n - 1) == f"{'ABCDEFG'[n - 1]}{n}"
+    assert sorted(cell_name(g, c) for c in range(n * n)) == sorted(f"{a}{r}" for a in "ABCDEFG"[:n]
+                                                                  for r in range(1, n + 1))
+
+
+def test_a_two_step_move_logs_the_tile_it_passed_through():
+    # kills heroes.py:150 `"via": m[1]` -> `"via": m[0]` (seed 2): the log's "via" for a Sprint move said "move2"
+    # instead of the tile the hero went through (what the board shows as its retreat tile)
+    from .helpers import move_all
+
+    s = scenario()
+    h = s.hero(1)
+    h.hand = ["Sprint"]
+    to_moves(s)
+    s.apply(("use", "Sprint"))
+    s.apply(("move2", 1, 2))
+    before = len(s._entries())
+    move_all(s, {})
+    moved = [e[4] for e in s._entries()[before:] if e[3].startswith("Hero 1 moves to")]
+    assert moved and moved[0]["to"] == 2 and moved[0]["via"] == 1, moved
+    assert h.pos == 2 and h.prev == 1
