@@ -206,3 +206,27 @@ def test_a_loot_phase_leaving_a_room_face_down_fails():
         "each wizard turn opens with the draw and the wheel's turn",  # the room's mana then came from nowhere
         "final: a tile flips once its tokens are resolved; every hero's tile is face up when the turn ends",
         "final: a hero on a room flipped in the loot phase who fought no monster draws a loot card")
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("beta", 100289), ("beta-playtest", 101312)])
+def test_loot_taken_by_a_hero_who_then_dies_in_the_same_move(variant, seed):
+    """Found by ``scripts/properties.py --mix long`` (7 December 2026): a hero takes the last loot card, the
+    turn goes on, and a trap kills him in the same transition, so he holds nothing afterwards (his cards are
+    dropped, and another hero may pick them up at once). The rules are right; the property must not claim
+    the card is in his hand. The failing records' games, replayed: heuristic agents seeded as the script
+    seeds them, 5 players."""
+    from boardlab.agents.runner import agent_seed
+
+    game = make("wizards-labyrinth", players=5, variant=variant)
+    agents = [make_agent("heuristic", game, seat, agent_seed(seed, seat)) for seat in range(5)]
+    state = game.new_state(seed)
+    died_after_loot = 0
+    while not state.is_over() and state.decisions < 400:
+        seat = state.current_seat()
+        action = agents[seat].act(Decision(state, seat))
+        before = state.clone()
+        state.apply(action)
+        check_transition(before, action, state)
+        if action[0] == "take" and not state.hero(action[2]).alive:
+            died_after_loot += 1
+    assert died_after_loot >= 1  # the situation the property missed is reached

@@ -714,6 +714,8 @@ def loot_taken(before, action, after):
     name = p.data["cards"][i]
     assert seat in p.data["to"], f"Hero {seat} takes loot of a fight or room he was not in"
     h0, h1 = before.hero(seat), after.hero(seat)
+    if not h1.alive:  # the turn went on and a trap killed him: what he held, the loot too, was dropped
+        return        # (and may already be picked up); the conservation properties follow those cards
     gained = Counter(h1.hand + h1.equipment) - Counter(h0.hand + h0.equipment)
     assert gained[name] >= 1, f"Hero {seat} took {name} but does not hold it"
     ended = p.data["keep"] == 1 or len(p.data["cards"]) == 1
