@@ -2,6 +2,7 @@
 //! game's reader shares (`dungeons_jewel` in `py_from_json.rs`, `blackfire::from_json`). Each error
 //! names what is wrong, prefixed with "state document:".
 
+use crate::json::J;
 use serde_json::Value;
 
 pub fn bad(what: &str) -> String {
@@ -25,4 +26,20 @@ pub fn list<'a>(v: &'a Value, what: &str, len: Option<usize>) -> Result<&'a Vec<
         Some(n) if a.len() != n => Err(bad(&format!("{} must hold {} entries, got {}", what, n, a.len()))),
         _ => Ok(a),
     }
+}
+
+/// A `boardlab.state/1` document of the configured game: its game, players, variant and options are
+/// `config`'s (the keys `config` holds).
+pub fn check_header(config: &J, doc: &Value) -> Result<(), String> {
+    if doc.get("format").and_then(Value::as_str) != Some("boardlab.state/1") {
+        return Err(bad("not a boardlab.state/1 document"));
+    }
+    for key in ["game", "players", "variant", "options"] {
+        let want = config.get(key);
+        let got = doc.get(key).map(J::from_serde);
+        if want.is_some() && got.as_ref() != want {
+            return Err(bad(&format!("its {} is not the configured game's", key)));
+        }
+    }
+    Ok(())
 }

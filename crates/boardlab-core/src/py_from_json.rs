@@ -14,12 +14,11 @@ use super::{bf_game_for, game_for, CoreState, BF_ID};
 use crate::blackfire::from_json as bf_from_json;
 use crate::dungeons_jewel::game::Game;
 use crate::dungeons_jewel::state::{Prompt, State, NONE, NO_TOKEN};
-use crate::json::J;
 use crate::rng::Rng;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::Value;
-use crate::docread::{bad, field, list, uint};
+use crate::docread::{bad, check_header, field, list, uint};
 
 
 
@@ -81,16 +80,7 @@ fn prompt(g: &Game, v: &Value) -> Result<Prompt, String> {
 
 /// The core state of `g` the document `doc` (`State.to_json()` of the same configuration) describes.
 pub(crate) fn state_from_doc(g: &Game, doc: &Value) -> Result<State, String> {
-    if doc.get("format").and_then(Value::as_str) != Some("boardlab.state/1") {
-        return Err(bad("not a boardlab.state/1 document"));
-    }
-    for key in ["game", "players", "variant", "options"] {
-        let want = g.config.get(key);
-        let got = doc.get(key).map(J::from_serde);
-        if want.is_some() && got.as_ref() != want {
-            return Err(bad(&format!("its {} is not the configured game's", key)));
-        }
-    }
+    check_header(&g.config, doc)?;
     let n = g.players;
     let cells = g.cells;
     let mut st = State::new(g, 0, 0, false); // every field below is overwritten

@@ -14,10 +14,9 @@
 
 use super::game::{Game, STAT_KEYS, TOKEN_KINDS};
 use super::state::{PKind, Prompt, State, Unit, ARCHER, SORCERER};
-use crate::json::J;
 use crate::rng::Rng;
 use serde_json::Value;
-use crate::docread::{bad, field, list, uint};
+use crate::docread::{bad, check_header, field, list, uint};
 
 const PROMPT_RECORD: &str = "boardlab.engine.state.Prompt";
 const UNIT_RECORD: &str = "boardlab.games.blackfire.pieces.Unit";
@@ -235,16 +234,7 @@ pub fn state_from_json(g: &Game, text: &str) -> Result<State, String> {
 /// `state_from_json` of a parsed document; `revealed_order` is the order of `data.revealed`'s keys
 /// (the order the kinds were first revealed), else they are taken in the token list's order.
 pub fn state_from_doc(g: &Game, doc: &Value, revealed_order: Option<&[String]>) -> Result<State, String> {
-    if doc.get("format").and_then(Value::as_str) != Some("boardlab.state/1") {
-        return Err(bad("not a boardlab.state/1 document"));
-    }
-    for key in ["game", "players", "variant", "options"] {
-        let want = g.config.get(key);
-        let got = doc.get(key).map(J::from_serde);
-        if want.is_some() && got.as_ref() != want {
-            return Err(bad(&format!("its {} is not the configured game's", key)));
-        }
-    }
+    check_header(&g.config, doc)?;
     let mut accessible = vec![false; g.n];
     for &c in &g.cells {
         accessible[c] = true;
