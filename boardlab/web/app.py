@@ -191,6 +191,10 @@ def _game_entry(gid: str) -> dict[str, Any]:
     spec["seat_names"] = _seat_names(gid)
     spec["has_rules"] = rules.rules_path(cls) is not None
     spec["quick_start"] = rules.quick_start_html(cls)
+    # the seat a newcomer is given by default in the lobby, and why (the fresh person's trial, issue 44:
+    # the Labyrinth's seat 1 is the Wizard, its hardest role); a game without one starts at seat 1
+    spec["newcomer_seat"] = int(getattr(cls, "newcomer_seat", 0))
+    spec["newcomer_note"] = str(getattr(cls, "newcomer_note", ""))
     return spec
 
 

@@ -135,6 +135,12 @@ class WizardsLabyrinthGame(Game):
             raise InvalidOptionError("opening_keep must not exceed opening_draw")
         self.token_limit = o["tile_token_limit"] or self.players
 
+    #: Presentation only (the lobby): a newcomer plays a Hero by default, as the Wizard is the hardest role.
+    newcomer_seat = 1
+    newcomer_note = ("You start as Hero 1: the heroes are the easier role for a first game. The Wizard (seat 1) plays"
+                     " alone against every hero and makes hidden choices from the first move; switch the seats to"
+                     " Human/Bot to play him.")
+
     def seat_names(self) -> list[str]:
         return ["Wizard"] + [f"Hero {i}" for i in range(1, self.players)]
 

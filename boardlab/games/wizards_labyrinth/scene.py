@@ -147,6 +147,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     status = status_line(view, names)
     if not view.get("over"):
         status += f" - {st['phase']} phase"
+    over_note = _over_note(game, st, view) if view.get("over") else ""
     return {
         "title": game.name,
         "status": status,
@@ -157,7 +158,23 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "targets": targets,
         "why_not": why_not,
         **({"hint": hint} if hint else {}),
+        **({"over_note": over_note} if over_note else {}),
     }
+
+
+def _over_note(game: Any, st: dict[str, Any], view: dict[str, Any]) -> str:
+    """Why the game ended, in plain words, under the result (the fresh person's trial, issue 44: the
+    heroes' win through a tower with no monster in it was not explained)."""
+    res = view.get("results") or {}
+    if res.get("truncated"):
+        return ""
+    if 0 in (res.get("winners") or []):
+        return "The wizard won: every hero died in his labyrinth."
+    tower = cell_name(game, st["tower"])
+    note = (f"The heroes won: with {st['keys_needed']} key(s) they opened the tower ({tower}), a hero stepped in,"
+            " and no monster there was left to stop him. A tower holding no monster token falls at once, without"
+            " a fight; the wizard guards it by placing monster tokens in it once the heroes have the keys.")
+    return note
 
 
 def _short_reason(reason: str) -> str:
@@ -195,9 +212,17 @@ def decision_hint(game: Any, st: dict[str, Any], prompt: dict[str, Any], actions
     goal = (f"The wizard hides 3 key tiles; once the heroes hold {need} key(s) the tower opens, and a hero who"
             " reaches the tower and beats its monsters wins for the heroes. The wizard wins if every hero dies."
             + (" Once the tower opens the wizard rages: each of his turns starts by destroying tiles." if o["rage"] else ""))
+    start = cell_name(game, st["start"]) if st.get("start") is not None else "the start"
+    if kind == "tower":
+        return ("Your tower goes on one of the centre tiles. The heroes start on " + start + " and must walk to it"
+                f" holding {need} key(s); a tower farther from their start is a longer walk for them.")
+    if kind == "entrance":
+        return ("The tower has walls on three sides: the heroes can enter it only from the tile in front of its"
+                f" entrance. An entrance facing away from their start ({start}) makes them walk around the tower.")
     if kind == "key":
-        return f"You hide 3 key tiles in all, face down; the heroes need {need} of them to open your tower. " + \
-            "You lose if a hero gets into the tower and beats its monsters."
+        return (f"Click a face-down room to turn it into a key tile; you hide 3 in all, and only you see where."
+                f" The heroes need {need} of them to open your tower. Tip: keys far from their start ({start}) and"
+                " from each other make them search longer. You lose if a hero gets into the tower and beats its monsters.")
     if kind == "keep":
         return (f"You drew {o['opening_draw']} cards and keep {o['opening_keep']} of them, one at a time;"
                 " the others go back into your deck.")

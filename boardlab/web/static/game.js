@@ -326,6 +326,10 @@
     const won = seat !== null && r && r.winners.includes(seat);
     $("gameover-title").textContent = r && r.truncated ? "Game stopped" : (seat === null ? "Game over" : (won ? "You won!" : "Game over"));
     $("gameover-text").textContent = B.winnersText(snap.match, r);
+    /* the scene may say in plain words why the game ended (the Labyrinth's tower taken without a fight) */
+    const note = (snap.scene && snap.scene.over_note) || "";
+    $("gameover-note").textContent = note;
+    $("gameover-note").hidden = !note;
     $("replay-link").href = "/replay/" + encodeURIComponent(mid) + (seat !== null ? "#seat=" + seat : "");
     const rb = $("rematch-btn");
     rb.hidden = !token;

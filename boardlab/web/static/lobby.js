@@ -85,7 +85,9 @@
   }
   function renderSeats() {
     document.querySelectorAll("#players .seg").forEach(b => { const on = Number(b.dataset.n) === players; b.classList.toggle("on", on); b.setAttribute("aria-checked", on); });
-    while (seats.length < players) seats.push(seats.length === 0 ? { kind: "human" } : { kind: "bot", agent: defaultAgent() });
+    /* a newcomer gets the game's easiest seat (the Labyrinth: Hero 1, not the Wizard; issue 44) */
+    const first = game.newcomer_seat && game.newcomer_seat < players ? game.newcomer_seat : 0;
+    while (seats.length < players) seats.push(seats.length === first ? { kind: "human" } : { kind: "bot", agent: defaultAgent() });
     seats.length = players;
     const names = roles(players);
     const you = seats.findIndex(s => s.kind === "human");
@@ -108,6 +110,10 @@
     const note = seatsNote();
     $("seats-note").textContent = note.charAt(0).toUpperCase() + note.slice(1);
     $("seats-note").hidden = !note;
+    /* why the default seat is not seat 1, while the human seat is still the one given by default */
+    const nn = $("newcomer-note");
+    nn.textContent = game.newcomer_note || "";
+    nn.hidden = !game.newcomer_note || you !== first;
     renderYou();
   }
   /* One line above Create: which seat you take, who the others are. */

@@ -1,0 +1,57 @@
+"""Scene and label text from the fresh person's trial (docs/web.md, "A fresh person's verdicts",
+issue 44), checked without a browser: the Labyrinth's setup hints and its game-over note, move
+labels that name what the move does, and the other one-line explanations.
+"""
+
+from __future__ import annotations
+
+import random
+
+from boardlab.engine import registry
+
+
+def _walk(game_id, pred, seed=1, limit=5000, **kw):
+    """The first position (game, state) of a random game where ``pred(game, state)`` holds."""
+    g = registry.make(game_id, **kw)
+    s = g.new_state(seed)
+    r = random.Random(seed)
+    for _ in range(limit):
+        if pred(g, s):
+            return g, s
+        if s.is_over():
+            break
+        s.apply(r.choice(s.legal_actions()))
+    return g, s
+
+
+def _kind(s):
+    seat = s.current_seat()
+    return seat is not None and (s.view(seat)["state"]["prompt"] or {}).get("kind")
+
+
+def test_the_labyrinth_explains_the_wizards_hidden_setup_choices_in_plain_words():
+    hints = {}
+    for kind in ("tower", "entrance", "key"):
+        g, s = _walk("wizards-labyrinth", lambda g, s, k=kind: _kind(s) == k, players=4)
+        assert _kind(s) == kind
+        hints[kind] = g.scene(s.view(0), s.legal_actions()).get("hint", "")
+    assert "centre tiles" in hints["tower"] and "start on A1" in hints["tower"]
+    assert "only from the tile in front of its entrance" in hints["entrance"]
+    assert "only you see where" in hints["key"] and "Tip:" in hints["key"]
+
+
+def test_the_labyrinth_says_how_the_game_ended_and_that_an_empty_tower_falls_without_a_fight():
+    for seed in range(1, 40):
+        g, s = _walk("wizards-labyrinth", lambda g, s: s.is_over(), seed=seed, players=3)
+        if s.is_over() and 0 not in s.view(1)["results"]["winners"]:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no heroes' win in 40 random games")
+    note = g.scene(s.view(1), [])["over_note"]
+    assert note.startswith("The heroes won") and "without a fight" in note
+    g, s = _walk("wizards-labyrinth", lambda g, s: s.is_over() and 0 in s.view(0)["results"]["winners"], seed=2, players=3)
+    if s.is_over() and 0 in s.view(0)["results"]["winners"]:
+        assert g.scene(s.view(0), [])["over_note"].startswith("The wizard won")
+    # a game still going has none
+    g, s = _walk("wizards-labyrinth", lambda g, s: True, players=3)
+    assert "over_note" not in g.scene(s.view(0), s.legal_actions())
