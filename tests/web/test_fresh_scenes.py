@@ -55,3 +55,58 @@ def test_the_labyrinth_says_how_the_game_ended_and_that_an_empty_tower_falls_wit
     # a game still going has none
     g, s = _walk("wizards-labyrinth", lambda g, s: True, players=3)
     assert "over_note" not in g.scene(s.view(0), s.legal_actions())
+
+
+def _first_attack_move(game_id, seeds=range(40)):
+    """A position where some legal move lands on enemy pieces (labelled with "(attacks")."""
+    g = registry.make(game_id)
+    for seed in seeds:
+        s = g.new_state(seed)
+        r = random.Random(seed)
+        for _ in range(3000):
+            if s.is_over():
+                break
+            acts = s.legal_actions()
+            if any(a[0] == "move" and "(attacks" in s.describe(a) for a in acts):
+                return g, s, acts
+            s.apply(r.choice(acts))
+    raise AssertionError(f"{game_id}: no move onto an enemy in {len(seeds)} random games")
+
+
+def test_summoners_quest_labels_a_move_that_starts_a_fight():
+    g, s, acts = _first_attack_move("summoners-quest")
+    seat = s.current_seat()
+    sc = g.scene(s.view(seat), acts)
+    by_action = {t["action"]: t["label"] for t in sc["targets"]}
+    for i, a in enumerate(acts):
+        if a[0] != "move":
+            continue
+        enemies = [p for p in s.pieces_at(a[2]) if s.owner(p) != s.active]
+        label = s.describe(a)
+        assert ("(attacks " in label) == bool(enemies), label
+        if enemies:
+            assert s.label(enemies[0]) in label
+            assert "(attacks " in by_action[i], by_action[i]  # the board's target says it too
+
+
+def test_blackfire_labels_a_move_onto_an_enemy_as_a_kill():
+    g, s, acts = _first_attack_move("blackfire")
+    seat = s.current_seat()
+    sc = g.scene(s.view(seat), acts)
+    by_action = {t["action"]: t["label"] for t in sc["targets"]}
+    hits = [i for i, a in enumerate(acts) if a[0] == "move" and "(attacks" in s.describe(a)]
+    for i in hits:
+        label = s.describe(acts[i])
+        assert "kills the " in label or "absorbed" in label or "blocks it" in label, label
+        assert by_action[i].lower().endswith(label[label.index("(attacks"):].lower()), (by_action[i], label)
+    # a move onto an empty square says nothing more
+    plain = next(a for a in acts if a[0] == "move" and "(attacks" not in s.describe(a))
+    assert s.describe(plain).count("(") == 0
+
+
+def test_blackfires_quick_start_says_any_unit_moving_onto_an_enemy_kills_it():
+    from boardlab.engine.registry import game_class
+    from boardlab.web import rules
+
+    md = rules.quick_start(game_class("blackfire"))
+    assert "Any unit moving onto an enemy kills it" in md

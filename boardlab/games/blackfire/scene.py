@@ -15,6 +15,7 @@ from typing import Any, Sequence
 from boardlab.engine.scene import cell_id, chess_axes, status_line
 
 from .pieces import UNIT_NAMES
+from .view import landing_words
 
 COLOURS = {"green": "#2e8b3a", "red": "#c0392b"}
 LETTER = {"sorcerer": "S", "archer": "A", "warrior": "W"}
@@ -169,7 +170,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
     for i, a in enumerate(actions):
         clicks = _clicks(castle, a)
         if clicks:
-            targets.append({"action": i, "clicks": clicks, "label": _label(castle, a)})
+            targets.append({"action": i, "clicks": clicks, "label": _label(castle, a) + _landing(castle, st, a)})
     why_not = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
     for panel in panels:
         for c in panel.get("cards") or ():
@@ -365,6 +366,17 @@ def _clicks(castle: Any, a: tuple) -> list[str]:
     if kind == "take":
         return ["item:orb"]
     return []
+
+
+def _landing(castle: Any, st: dict[str, Any], a: tuple) -> str:
+    """" (attacks: kills the green archer)" on a move onto enemy units, from the view's units."""
+    if a[0] != "move":
+        return ""
+    mover = st["units"][a[1]]
+    x, y = a[2] % castle.width, a[2] // castle.width
+    foes = [(u["name"], u["stance"] == "defensive", bool(u["invulnerable"])) for u in st["units"]
+            if u["cell"] == [x, y] and u["side"] != mover["side"]]
+    return landing_words(foes, bool(mover["orb"]))
 
 
 def _label(castle: Any, a: tuple) -> str:

@@ -16,6 +16,25 @@ from boardlab.engine.state import Action
 from .pieces import DEFENSIVE, KINDS, OFFENSIVE, SIDES, UNIT_NAMES, WARRIOR
 
 
+def landing_words(foes: list[tuple[str, bool, bool]], carrier: bool) -> str:
+    """What a move onto enemy units does, for its label (the fresh person's trial, issue 44: a move
+    onto a unit kills it, and nothing said so): ``" (attacks: kills the green archer)"``.
+
+    ``foes`` holds each enemy unit on the square as (name, defensive warrior, invulnerable); ``carrier``
+    is whether the mover holds the Orb (only the Orb carrier gets through a defensive warrior)."""
+    if not foes:
+        return ""
+    words = []
+    for name, guarded, invulnerable in foes:
+        if guarded and not carrier:
+            words.append(f"the defensive {name} blocks it and your unit stays")
+        elif invulnerable:
+            words.append(f"the {name} is invulnerable: the attack is absorbed and your unit stays")
+        else:
+            words.append(f"kills the {name}")
+    return f" (attacks: {'; '.join(words)})"
+
+
 class BlackfireView:
     """Views, determinization, action labels and tags of a Blackfire state."""
 
@@ -70,7 +89,10 @@ class BlackfireView:
         if kind == "place":
             return f"place a face-down token on {label(action[1])}"
         if kind == "move":
-            return f"{UNIT_NAMES[action[1]]} to {label(action[2])}"
+            mover = self.units[action[1]]
+            foes = [(UNIT_NAMES[i], v.kind == WARRIOR and v.stance == DEFENSIVE, v.inv_until is not None)
+                    for i, v in enumerate(self.units) if v.cell == action[2] and v.side != mover.side]
+            return f"{UNIT_NAMES[action[1]]} to {label(action[2])}" + landing_words(foes, self.orb_holder == action[1])
         if kind == "stance":
             v = self.units[action[1]]
             return f"{UNIT_NAMES[action[1]]}: switch to {DEFENSIVE if v.stance == OFFENSIVE else OFFENSIVE} stance"

@@ -11,6 +11,7 @@ from boardlab.engine import Game
 from boardlab.engine.scene import status_line
 
 from .content import card_text
+from .view import fight_words
 
 PROMPTS = {
     "temple": "Choose your starting mana temple",
@@ -280,6 +281,14 @@ def _turn_hint(game: Game, st: dict[str, Any], seat: int, why: dict[str, str]) -
     return " ".join(parts)
 
 
+def _fight(st: dict[str, Any], space: int) -> str:
+    """" (attacks Player 4)" when the acting seat's move to ``space`` starts a fight, from the view."""
+    me = st.get("active")
+    enemies = [f"Player {p['seat'] + 1}" for p in st.get("players", []) if p["alive"] and p["space"] == space and p["seat"] != me]
+    enemies += [f"{m['name']} (P{m['owner'] + 1})" for m in st.get("summons", []) if m["space"] == space and m["owner"] != me]
+    return fight_words(enemies)
+
+
 def _piece(st: dict[str, Any], pid: Any) -> str:
     """A piece as the board names it (issue 32: never its id): ``"P0"`` -> ``"Player 1"``, ``"S7"`` ->
     ``"Oni (P2)"`` (a summon, with its owner as its token shows), ``"B7"`` -> the summoner moving with it."""
@@ -310,7 +319,7 @@ def _label(game, st: dict[str, Any], a: tuple) -> str:
     if kind == "open":
         return f"open gate {a[1] + 1} (G{a[1] + 1})"
     if kind == "move":
-        return f"move {word(a[1]) if a[1] != 'P' else 'summoner'} to {word(a[2])}"
+        return f"move {word(a[1]) if a[1] != 'P' else 'summoner'} to {word(a[2])}" + _fight(st, a[2])
     if kind in ("ability", "boost", "defend"):
         verb = {"ability": "use the ability of", "boost": "use the combat ability of", "defend": "defend with"}[kind]
         return f"{verb} {_piece(st, f'S{a[1]}')}" + (f" on {word(a[2])}" if len(a) > 2 else "")

@@ -45,6 +45,16 @@ def _public_prompt(pr) -> dict[str, Any]:
     return {"seat": pr.seat, "kind": pr.kind, **{k: v for k, v in d.items() if k in ("space", "movers", "attacker", "defender")}}
 
 
+def fight_words(enemies: list[str]) -> str:
+    """What a move onto a space holding enemy pieces starts, for its label (the fresh person's trial,
+    issue 44: "move summoner to W1" silently started a fight): ``" (attacks Player 4)"``."""
+    if not enemies:
+        return ""
+    if len(enemies) == 1:
+        return f" (attacks {enemies[0]})"
+    return f" (attacks {', '.join(enemies[:-1])} or {enemies[-1]}: you choose which)"
+
+
 def describe_action(st: Any, a: tuple) -> str:
     cards = st.game.cards
     board = st.game.board
@@ -58,7 +68,8 @@ def describe_action(st: Any, a: tuple) -> str:
     if kind == "move":
         who = "summoner" if a[1] == "P" else st.label(a[1]) if a[1][0] == "S" else f"summoner with {st.label('S' + a[1][1:])} (half roll)"
         how = " backwards" if a[3] == -2 else f" through gate {a[3] + 1}" + ("" if st.gates >> a[3] & 1 else " (open it)") if a[3] >= 0 else ""
-        return f"move {who}{how} to {board.names[a[2]]}"
+        fight = fight_words([st.label(p) for p in st.pieces_at(a[2]) if st.owner(p) != st.active])
+        return f"move {who}{how} to {board.names[a[2]]}{fight}"
     if kind in ("summon", "cast", "equip", "use", "trap", "unequip"):
         verb = {"summon": "summon", "cast": "cast", "equip": "equip", "use": "use", "trap": "set trap", "unequip": "discard"}[kind]
         rest = f" on {tgt(a[2])}" if len(a) > 2 else ""
