@@ -49,3 +49,92 @@ def test_the_labyrinths_zoomed_board_keeps_its_width_on_a_phone(server, pages): 
     bar = page.locator(".boards > .board-tools").bounding_box()
     assert bar["y"] + bar["height"] <= main["y"] + 1, (bar, main)  # the zoom bar has a line of its own
     assert not pages.errors, pages.errors
+
+
+# -- keyboard focus -----------------------------------------------------------------------------
+def test_enter_on_a_lobby_game_card_moves_on_to_its_setup_form(server, pages):  # noqa: F811
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + "/")
+    page.wait_for_selector(".game-card.selected")
+    page.locator('.game-card[data-game="armies"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'setup-title'")
+    assert page.locator("#setup-title").inner_text() == "New game of Armies"
+    page.keyboard.press("Tab")  # on into the setup (the rules link, then the form)
+    assert page.evaluate("!!document.activeElement.closest('#setup')")
+    # a mouse click on a card only selects it
+    page.locator('.game-card[data-game="blackfire"]').click()
+    assert page.evaluate("document.activeElement.dataset.game") == "blackfire"
+    assert not pages.errors, pages.errors
+
+
+def _xy(page):
+    return page.evaluate("[document.activeElement.dataset.x, document.activeElement.dataset.y].map(Number)")
+
+
+def test_blackfire_keeps_the_focus_beside_the_token_just_placed(server, pages):  # noqa: F811
+    r = _match(server, "blackfire", [{"kind": "human"}, {"kind": "bot", "agent": "random"}], seed=5)
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    wait_turn(page, "mine")
+    cells = page.locator("#boards .cell.can-click[role=button]")
+    assert cells.count() > 40
+    far = cells.nth(cells.count() // 2)
+    far.focus()
+    x, y = _xy(page)
+    first = page.evaluate("[...document.querySelectorAll('#boards .cell.can-click[role=button]')][0].dataset.square")
+    before = int(page.evaluate("document.body.dataset.stateId"))
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
+    wait_turn(page, "mine")
+    page.wait_for_function("document.activeElement && document.activeElement.matches('#boards .cell.can-click')")
+    x2, y2 = _xy(page)
+    assert abs(x2 - x) + abs(y2 - y) <= 2, ((x, y), (x2, y2))  # beside the placed token, not back at the first square
+    assert page.evaluate("document.activeElement.dataset.square") != first
+    assert not pages.errors, pages.errors
+
+
+def test_tab_back_into_a_redrawn_board_returns_to_the_last_square(server, pages):  # noqa: F811
+    r = _match(server, "blackfire", [{"kind": "human"}, {"kind": "bot", "agent": "random"}], seed=6)
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    wait_turn(page, "mine")
+    cell = page.locator("#boards .cell.can-click[role=button]").nth(30)
+    cell.focus()
+    click = cell.get_attribute("data-click")
+    page.locator("#actions .action").first.focus()  # away from the board
+    page.evaluate("document.querySelector('#boards svg.board').dataset.old = '1'")
+    page.set_viewport_size({"width": 1200, "height": 800})  # a redraw
+    page.wait_for_function("!document.querySelector('#boards svg.board[data-old]')")
+    page.wait_for_timeout(100)
+    stop = page.evaluate("[...document.querySelectorAll('#boards svg.board .cell[tabindex=\"0\"]')].map(c => c.dataset.click)")
+    assert stop == [click], (stop, click)
+    assert not pages.errors, pages.errors
+
+
+def test_the_arrow_keys_move_between_the_pieces_of_an_enlarged_stack(server, pages):  # noqa: F811
+    from .test_browser_stacks import _blackfire_with_a_stack, _stacks
+
+    r, s = _blackfire_with_a_stack(server)
+    mine = _stacks(s["scene"], True)[0]
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    wait_turn(page, "mine")
+    page.locator(f'#boards .cell[data-click="{mine}"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#stack:not([hidden])")
+    names = page.eval_on_selector_all("#stack .stack-piece", "bs => bs.map(b => b.querySelector('.stack-name').textContent)")
+    assert len(names) == 3
+    now = lambda: page.evaluate("document.activeElement.querySelector('.stack-name').textContent")  # noqa: E731
+    assert now() == names[0]
+    page.keyboard.press("ArrowDown")
+    assert now() == names[1]
+    page.keyboard.press("ArrowRight")
+    assert now() == names[2]
+    page.keyboard.press("ArrowDown")  # round to the first
+    assert now() == names[0]
+    page.keyboard.press("ArrowUp")
+    assert now() == names[2]
+    page.keyboard.press("Home")
+    assert now() == names[0]
+    assert not pages.errors, pages.errors

@@ -247,7 +247,10 @@
     const decision = myTurn() && (focusNext || wasTurn !== "mine" || wasState !== String(s.state_id));
     if (decision && (focusNext || (lost && lastFocusWasGame))) {
       focusNext = false;
-      const target = document.querySelector(".table .cell.can-click[role=button]") || $("actions").querySelector(".action");
+      /* the square that can be chosen nearest to where the player was on the board (their last square),
+         else the first one, else the first action */
+      const near = keep && keep.cell ? B.nearestChoosable(keep.cell) : null;
+      const target = near || document.querySelector(".table .cell.can-click[role=button]") || $("actions").querySelector(".action");
       if (target && target.classList.contains("cell")) B.focusCell(target);
       else if (target) target.focus({ preventScroll: true });
     } else if (s.over && (focusNext || (lost && lastFocusWasGame))) {
@@ -630,6 +633,16 @@
     placeStack();
     (list.querySelector(".can-click") || list.querySelector("button")).focus({ preventScroll: true });
   }
+  /* the arrow keys (and Home/End) move between the pieces of the enlarged stack (issue 44, the fresh
+     person's trial: they did nothing there) */
+  stackBox.addEventListener("keydown", ev => {
+    const list = [...stackBox.querySelectorAll(".stack-piece")], i = list.indexOf(document.activeElement);
+    if (!list.length || i < 0) return;
+    const j = { ArrowDown: i + 1, ArrowRight: i + 1, ArrowUp: i - 1, ArrowLeft: i - 1, Home: 0, End: list.length - 1 }[ev.key];
+    if (j === undefined) return;
+    ev.preventDefault();
+    list[(j + list.length) % list.length].focus();
+  });
   window.addEventListener("scroll", placeStack, true);
   document.addEventListener("pointerdown", ev => { if (!stackBox.hidden && !stackBox.contains(ev.target)) closeStack(false); }, true);
 

@@ -27,7 +27,11 @@
       const tags = [`${g.min_players === g.max_players ? g.min_players : g.min_players + "–" + g.max_players} players`];
       if (g.hidden_information) tags.push("hidden information");
       if (g.chance) tags.push("dice & chance");
-      list.appendChild(h("button", { class: "game-card", type: "button", "data-game": g.id, onclick: () => select(g.id) },
+      list.appendChild(h("button", { class: "game-card", type: "button", "data-game": g.id, onclick: ev => {
+          select(g.id);
+          /* Enter or Space on a card (a click with no pointer) goes on to its setup form (issue 44) */
+          if (ev.detail === 0 && !$("setup").hidden) { $("setup").scrollIntoView({ block: "start" }); $("setup-title").focus({ preventScroll: true }); }
+        } },
         h("strong", { text: g.name }),
         h("span", { class: "game-desc", text: g.summary || g.description }),
         h("span", { class: "tags" }, tags.map(t => h("span", { class: "tag", text: t })))));

@@ -622,13 +622,36 @@
   function setRoving(svgEl, el) {
     for (const c of focusables(svgEl)) c.setAttribute("tabindex", c === el ? 0 : -1);
   }
+  /* the square each board last had the focus on (by board id): Tab back into a redrawn board lands there,
+     not on its first square (the fresh person's trial, issue 44: "back to a1") */
+  const lastSquare = new Map();
+  document.addEventListener("focusin", ev => {
+    const c = ev.target && ev.target.closest ? ev.target.closest("svg.board .cell[role=button]") : null;
+    if (c) lastSquare.set(c.closest("svg.board").dataset.board, c.getAttribute("data-click"));
+  });
   function initRoving(root) {
     root.querySelectorAll("svg.board").forEach(b => {
       const cells = focusables(b);
       if (!cells.length) return;
       const cur = cells.find(c => c.getAttribute("tabindex") === "0");
-      setRoving(b, cells.find(c => c === document.activeElement) || b.querySelector(".cell.can-click[role=button]") || cur || cells[0]);
+      const last = lastSquare.has(b.dataset.board) ? cells.find(c => c.getAttribute("data-click") === lastSquare.get(b.dataset.board)) : null;
+      setRoving(b, cells.find(c => c === document.activeElement) || last || b.querySelector(".cell.can-click[role=button]") || cur || cells[0]);
     });
+  }
+  /* The square that can be chosen nearest to the square with click id ``click`` (itself if it can be),
+     so that the focus stays where the player works after a move (a Blackfire token placed on c4: the
+     next free square beside it, not b1). */
+  function nearestChoosable(click) {
+    const from = click ? [...document.querySelectorAll("#boards .cell[role=button]")].find(c => c.getAttribute("data-click") === click) : null;
+    if (!from) return null;
+    const b = from.closest("svg.board"), can = [...b.querySelectorAll(".cell.can-click[role=button]")];
+    if (!can.length) return null;
+    if (can.includes(from)) return from;
+    const pos = c => c.dataset.x !== undefined ? [Number(c.dataset.x), Number(c.dataset.y)] : [Number(c.dataset.px) / 40, Number(c.dataset.py) / 40];
+    const [x0, y0] = pos(from);
+    let best = null, bd = Infinity;
+    for (const c of can) { const [x, y] = pos(c), d = Math.hypot(x - x0, y - y0); if (d < bd) { bd = d; best = c; } }
+    return best;
   }
   function neighbour(el, key) {
     const b = el.closest("svg.board"), cells = focusables(b);
@@ -796,5 +819,5 @@
     list.scrollTop = list.scrollHeight;
   }
 
-  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h, logItems, initRoving, knownFaceDown, itemIcon, focusCell, bringIntoBox });
+  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h, logItems, initRoving, nearestChoosable, knownFaceDown, itemIcon, focusCell, bringIntoBox });
 })();
