@@ -110,3 +110,75 @@ def test_blackfires_quick_start_says_any_unit_moving_onto_an_enemy_kills_it():
 
     md = rules.quick_start(game_class("blackfire"))
     assert "Any unit moving onto an enemy kills it" in md
+
+
+# -- Armies ---------------------------------------------------------------------------------------
+def _armies_until(pred, seeds=range(20)):
+    g = registry.make("armies")
+    for seed in seeds:
+        s = g.new_state(seed)
+        r = random.Random(seed)
+        for _ in range(800):
+            if s.is_over():
+                break
+            if pred(g, s):
+                return g, s
+            s.apply(r.choice(s.legal_actions()))
+    raise AssertionError("no such Armies position in the seeds")
+
+
+def test_armies_warns_before_a_move_opens_a_line_to_the_general():
+    def exposing(g, s):
+        return any("opens a line to your General" in s.describe(a) for a in s.legal_actions())
+    g, s = _armies_until(exposing)
+    seat = s.current_seat()
+    acts = s.legal_actions()
+    risky = [a for a in acts if "opens a line to your General" in s.describe(a)]
+    label = s.describe(risky[0])
+    assert label.endswith("could attack it)"), label
+    # the piece it names is an enemy piece standing on the square it names
+    import re
+    from boardlab.games.armies import board as B
+    kind, sq = re.search(r"the (?:white|black) (\w+) on ([a-h][1-8]) could attack it", label).groups()
+    enemy = s.at(B.FILES.index(sq[0]) + 8 * (int(sq[1]) - 1))
+    assert enemy is not None and enemy.seat != seat and B.PIECE_NAMES[enemy.kind] == kind
+    sc = g.scene(s.view(seat), acts)
+    by_action = {t["action"]: t["label"] for t in sc["targets"]}
+    i = acts.index(risky[0])
+    assert "opens a line to your General" in by_action[i], by_action[i]
+    # the alert above the board, when the General is not attacked already
+    if not sc["alert"].startswith("Your General on "):
+        assert sc["alert"].startswith("Careful: ") and "your General" in sc["alert"]
+    # a move that exposes nothing says nothing more
+    safe = [a for a in acts if a[0] == "move" and "(" not in s.describe(a)]
+    assert safe, "every move exposes the General?"
+
+
+def test_armies_says_why_there_is_nothing_to_rest():
+    def no_rest(g, s):
+        st = s.view(s.current_seat())["state"] if s.current_seat() is not None else None
+        return st is not None and st["phase"] == "opp2" and st["prompt"] is None \
+            and not any(a[0] == "rest" for a in s.legal_actions())
+    g, s = _armies_until(no_rest)
+    seat = s.current_seat()
+    prompt = g.scene(s.view(seat), s.legal_actions())["prompt"]
+    assert prompt.startswith("Play cards, then end the turn: nothing to rest:"), prompt
+    assert "restores spent skill" in prompt
+
+
+def test_armies_names_a_card_played_through_a_piece_without_reading_as_a_move():
+    g, s = _armies_until(lambda g, s: any(a[0] == "play" for a in s.legal_actions()))
+    labels = [s.describe(a) for a in s.legal_actions() if a[0] == "play"]
+    assert labels and not any(" through " in x or " onto " in x for x in labels), labels
+    assert all(" with your " in x and ", aimed at " in x or " on your " in x for x in labels), labels
+
+
+def test_armies_folds_the_battle_line_to_its_first_sentence():
+    g = registry.make("armies")
+    s = g.new_state(1)
+    fold = g.scene(s.view(0), s.legal_actions())["log_fold"]
+    import re
+    line = ("Attack 1 against defense 0. Attack: offense pawn 0 = 0: 0 dice, none rolled, 0 hits + 1 for attacking"
+            " in person = 1. Defense: defense pawn 0 = 0: 0 dice, none rolled, 0 hits = 0.")
+    m = re.match(fold[0], line)
+    assert m and m.group(0) == "Attack 1 against defense 0."

@@ -138,3 +138,48 @@ def test_the_arrow_keys_move_between_the_pieces_of_an_enlarged_stack(server, pag
     page.keyboard.press("Home")
     assert now() == names[0]
     assert not pages.errors, pages.errors
+
+
+# -- Armies -------------------------------------------------------------------------------------
+def test_an_armies_battle_line_in_the_log_shows_its_result_and_the_dice_on_demand(server, pages):  # noqa: F811
+    import random
+    import time
+
+    from .test_browser_stacks import _act, _snap
+
+    r = _match(server, "armies", [{"kind": "human"}, {"kind": "bot", "agent": "random"}], seed=3)
+    rnd = random.Random(3)
+    for _ in range(400):
+        s = _snap(server, r)
+        if any((e.get("text") or "").startswith("Attack ") for e in s.get("events") or []) or s["over"]:
+            break
+        if s["acting"] == 0:
+            _act(server, r, 0, s, rnd.randrange(len(s["actions"])))
+        else:
+            time.sleep(0.05)
+    assert any((e.get("text") or "").startswith("Attack ") for e in s.get("events") or []), "no battle was fought"
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("#log details.log-more")
+    fold = page.locator("#log details.log-more").first
+    summary = fold.locator("summary").inner_text()
+    assert summary.startswith("Attack ") and summary.endswith("(details)") and "Defense:" not in summary, summary
+    assert "Defense:" not in fold.inner_text()  # the dice stay folded
+    fold.locator("summary").click()
+    assert "Defense:" in fold.inner_text()
+    assert not pages.errors, pages.errors
+
+
+def test_the_filter_does_not_mention_the_slash_key_on_a_touch_screen(server, pages):  # noqa: F811
+    r = _match(server, "armies", [{"kind": "human"}, {"kind": "bot", "agent": "random"}], seed=4)
+    ctx = pages.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True, has_touch=True, is_mobile=True)
+    pages.contexts.append(ctx)
+    phone = ctx.new_page()
+    phone.goto(server.base + r["seats"][0]["link"])
+    wait_turn(phone, "mine", "wait")
+    assert phone.locator("#filter").get_attribute("placeholder") == "Filter actions"
+    desk = pages.new(width=1280, height=800)
+    desk.goto(server.base + r["seats"][0]["link"])
+    wait_turn(desk, "mine", "wait")
+    assert desk.locator("#filter").get_attribute("placeholder") == "Filter actions (press /)"
+    assert not pages.errors, pages.errors

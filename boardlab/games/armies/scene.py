@@ -8,7 +8,7 @@ from boardlab.engine.scene import chess_axes, status_line
 
 from . import board as B
 from .content import DOMAINS, cost_text, plain_card_text
-from .view import SEATS
+from .view import SEATS, exposure_words
 
 GLYPHS = {
     (0, "K"): "\u2654", (0, "Q"): "\u2655", (0, "R"): "\u2656", (0, "B"): "\u2657", (0, "N"): "\u2658", (0, "P"): "\u2659",
@@ -363,7 +363,7 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         elif k == "chain":
             clicks = [_cell(act[1])]
         if clicks:
-            label = f"{B.square_name(act[1])} to {B.square_name(act[2])}" if k == "move" else ""
+            label = (f"{B.square_name(act[1])} to {B.square_name(act[2])}" + _exposes(view, act[1], act[2])) if k == "move" else ""
             targets.append({"action": i, "clicks": clicks, "label": label})
     used = {c for t in targets for c in t["clicks"]}
     why_not, card_why, hint = why_not_map(game, view, actions, hand_ids, used)
@@ -384,8 +384,10 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
     elif seat is not None and view.get("acting") == seat:
         prompt = ("Play cards, then move a piece (or pass)" if s["phase"] == "opp1"
                   else "Play cards, then rest an army (its skill back to maximum, its leader ready) or end the turn")
+        if s["phase"] == "opp2" and not any(a[0] == "rest" for a in actions):
+            prompt = "Play cards, then end the turn: " + _nothing_to_rest(s, seat)
     suggest = _suggest_skills(game, seat, actions) if s["phase"] == "setup" and seat is not None else None
-    alert = _general_alert(view)
+    alert = _general_alert(view) or _exposing_alert(view, actions)
     return {
         "title": "Armies",
         # over: the result alone (it read "Game over: White won (...) - turn 10, Game over (this turn's
@@ -402,4 +404,50 @@ def build_scene(game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> di
         "targets": targets,
         "why_not": why_not,
         **({"hint": hint} if hint else {}),
+        # a battle's log line shows its first sentence ("Attack 1 against defense 0."), the dice on demand
+        "log_fold": [r"Attack \d+ against defense \d+\."],
     }
+
+
+def _pieces(view: dict[str, Any]) -> list[tuple[int, str, int, bool]]:
+    return [(a["seat"], a["kind"], a["sq"], bool(a["calmed"])) for a in view["state"]["armies"]]
+
+
+def _exposes(view: dict[str, Any], frm: int, to: int) -> str:
+    seat = view.get("seat")
+    if seat is None or view.get("acting") != seat:
+        return ""
+    return exposure_words(_pieces(view), seat, frm, to)
+
+
+def _exposing_alert(view: dict[str, Any], actions: Sequence[tuple]) -> str:
+    """A warning *before* a move opens a line to the seat's General (issue 44, the fresh person's trial):
+    which of its moves would let an enemy piece attack it, from the public board."""
+    seat = view.get("seat")
+    if seat is None or view.get("acting") != seat or view.get("over") or view["state"]["phase"] == "setup":
+        return ""
+    pieces = _pieces(view)
+    risky = []
+    for a in actions:
+        if a[0] == "move" and (not a[3] or a[3] == "q"):
+            words = exposure_words(pieces, seat, a[1], a[2])
+            if words:
+                risky.append(f"{B.square_name(a[1])} to {B.square_name(a[2])}")
+    if not risky:
+        return ""
+    shown = ", ".join(risky[:4]) + (f" and {len(risky) - 4} more" if len(risky) > 4 else "")
+    return (f"Careful: {len(risky)} of your moves would let an enemy piece attack your General ({shown}); the"
+            " action list says which piece for each. A General that loses a battle loses a skill point.")
+
+
+def _nothing_to_rest(s: dict[str, Any], seat: int) -> str:
+    """Why no army of ``seat`` can rest now: the Rest step is offered only for an army with something to
+    restore (ledger 41), and never for one carrying Broken Supply Chain (issue 44: nothing said why)."""
+    cursed = [a for a in s["armies"] if a["seat"] == seat and any(n == "Broken Supply Chain" for n, _ in a["attached"])]
+    why = ("nothing to rest: every army of yours" + (" that may rest" if cursed else "")
+           + " has its skill at its maximum and no spent leader (resting only restores spent skill and readies"
+           " a spent leader)")
+    if cursed:
+        names = ", ".join(f"{B.PIECE_NAMES[a['kind']]} {B.square_name(a['sq'])}" for a in cursed)
+        why += f"; {names} {'carries' if len(cursed) == 1 else 'carry'} Broken Supply Chain and cannot rest"
+    return why

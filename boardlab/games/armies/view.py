@@ -14,6 +14,42 @@ SEATS = ("white", "black")
 
 
 
+def exposure_words(pieces: list[tuple[int, str, int, bool]], seat: int, frm: int, to: int) -> str:
+    """What a move does to its side's General, for its label, from the public board only (the fresh
+    person's trial, issue 44: no warning came *before* an open line reached the General).
+
+    ``pieces`` holds every piece as (seat, kind, square, calmed). The words name the enemy pieces that
+    could attack the General once the piece on ``frm`` stands on ``to`` (a capture taken as won) and
+    could not before: ``" (opens a line to your General: the black bishop on b4 could attack it)"``;
+    for the General itself, every piece that could attack it on ``to``. Empty when there is none."""
+    board: list = [None] * 64
+    for p in pieces:
+        board[p[2]] = p
+    mover = board[frm]
+    general = next((p for p in pieces if p[0] == seat and p[1] == "K"), None)
+    if mover is None or general is None:
+        return ""
+
+    def attackers(bd: list, target: int) -> list:
+        return [p for p in bd if p is not None and p[0] != seat and not p[3]
+                and (target in B.KING[p[2]] if p[1] == "K" else B.threatens(bd, p[1], p[2], p[0], target))]
+
+    after = list(board)
+    after[frm] = None
+    after[to] = (mover[0], mover[1], to, mover[3])
+    if mover[1] == "K":
+        new = attackers(after, to)
+    else:
+        before = attackers(board, general[2])
+        new = [p for p in attackers(after, general[2]) if p not in before]
+    if not new:
+        return ""
+    who = " and ".join(f"the {SEATS[p[0]]} {B.PIECE_NAMES[p[1]]} on {B.square_name(p[2])}" for p in new)
+    if mover[1] == "K":
+        return f" (there your General could be attacked by {who})"
+    return f" (opens a line to your General: {who} could attack it)"
+
+
 def army_view(st: "ArmiesRules", a) -> dict[str, Any]:
     return {
         "id": a.id, "seat": a.seat, "kind": a.kind, "sq": a.sq, "moved": a.moved,
@@ -74,9 +110,20 @@ def describe(st: "ArmiesRules", action: tuple) -> str:
         occ = st.at(t)
         verb = "attacks" if occ is not None or (st.at(f) and st.at(f).kind == "P" and (f & 7) != (t & 7)) else "to"
         extra = f" (promote to {B.PIECE_NAMES[promo.upper()]})" if promo else ""
-        return f"{_army_label(st, st.board[f])} {verb} {B.square_name(t)}{extra}"
+        pieces = [(a.seat, a.kind, a.sq, bool(a.calmed)) for a in st.armies.values()]
+        mover = st.at(f)
+        warn = exposure_words(pieces, mover.seat, f, t) if mover is not None else ""
+        return f"{_army_label(st, st.board[f])} {verb} {B.square_name(t)}{extra}{warn}"
     if k == "play":
-        return f"play {action[1]} through {_army_label(st, action[2])} onto {B.square_name(action[3])}"
+        # "through General e1 onto e2" read as a move (issue 44): say whose card it is and what it aims at
+        a, t = st.armies.get(action[2]), action[3]
+        if a is not None and a.sq == t:
+            return f"play {action[1]} on your {_army_label(st, action[2])}"
+        occ = st.at(t)
+        whose = "your" if occ is not None and a is not None and occ.seat == a.seat else f"the {SEATS[occ.seat]}" if occ else ""
+        aim = (f"{whose} {B.PIECE_NAMES[occ.kind]} on {B.square_name(t)}" if occ is not None
+               else f"the empty square {B.square_name(t)}")
+        return f"play {action[1]} with your {_army_label(st, action[2])}, aimed at {aim}"
     if k == "train":
         return f"play {action[1]} on {_army_label(st, action[2])}"
     if k == "strategy":

@@ -317,7 +317,7 @@
       const name = seatName(seat), re = new RegExp("(^|[^\\w])" + name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "(?![\\w]| \\(you\\))", "g");
       events = events.map(e => e.text && !e.private ? Object.assign({}, e, { text: e.text.replace(re, `$1${name} (you)`) }) : e);
     }
-    B.logItems($("log"), events);
+    B.logItems($("log"), events, snap.scene && snap.scene.log_fold);
   }
   function hotseatMany() { return hotseat && snap && snap.match && snap.match.seats.filter(x => x.kind === "human").length > 1; }
 
@@ -356,7 +356,8 @@
     const shownMine = mine.slice(-4), shownRest = rest.slice(-4);
     const line = (e, yours) => {
       const bad = KILL_RE.test(e.text);
-      return h("li", { class: [bad ? "bad" : "", yours ? "own" : ""].join(" ").trim(), "data-own": yours ? "1" : null }, bad ? h("span", { "aria-hidden": "true", text: "⚠ " }) : null, e.text);
+      return h("li", { class: [bad ? "bad" : "", yours ? "own" : ""].join(" ").trim(), "data-own": yours ? "1" : null }, bad ? h("span", { "aria-hidden": "true", text: "⚠ " }) : null,
+        B.foldLine(e.text, snap.scene && snap.scene.log_fold) || e.text);
     };
     const lines = shownMine.map(e => line(e, true)).concat(shownRest.map(e => line(e, false)));
     if (at.ended) lines.unshift(h("li", { class: "ended" }, "Your turn ended by itself: after your last move there was nothing left to do but end it."));
@@ -774,6 +775,8 @@
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => { if (snap && !passing) render(); }, 150);
   });
+  /* a touch screen has no "/" key to press: the filter's placeholder says only what it is (issue 44) */
+  if (window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches) $("filter").placeholder = "Filter actions";
   /* an invited player is told plainly who else holds the keys (issue 45) */
   if (seat !== null && !hotseat) $("creator-note").hidden = false;
   if (hp.lost !== undefined) B.toast(`This tab does not hold the private link of seat ${Number(hp.lost) + 1}: you are watching. Open the link you were sent to play.`, "info");

@@ -31,7 +31,7 @@
     const la = r.last_action;
     $("last-action").replaceChildren(la ? h("span", null, h("span", { class: "muted", text: `Step ${step}: ` }), h("strong", { text: match.seats[la.seat] ? match.seats[la.seat].name : "" }), ` — ${la.label}`) : h("span", { class: "muted", text: "The starting position" }));
     B.render(r.scene, parts);
-    B.logItems($("log"), r.events);
+    B.logItems($("log"), r.events, r.scene && r.scene.log_fold);
     $("result").hidden = !r.over;
     if (r.over) $("result-text").textContent = B.winnersText(match, r.results);
     history.replaceState(null, "", "#" + (seat === null ? "" : `seat=${seat}&`) + `step=${step}`);

@@ -808,16 +808,28 @@
     title(el, "Not public: seen only by the players it was shown to, not by spectators");
     return el;
   }
-  function logItems(list, events) {
+  /* A log line the scene asks to fold (``log_fold``: patterns a line starts with, such as Armies'
+     "Attack 1 against defense 0."): that start, with the rest (the dice) on demand. Else null. */
+  function foldLine(text, fold) {
+    for (const p of fold || []) {
+      let m = null;
+      try { m = new RegExp("^(?:" + p + ")").exec(text || ""); } catch (e) { continue; }
+      if (m && m[0].length < text.length) {
+        return h("details", { class: "log-more" }, h("summary", null, m[0], h("span", { class: "log-more-hint", text: " (details)" })), h("span", { class: "log-detail", text: text.slice(m[0].length).trim() }));
+      }
+    }
+    return null;
+  }
+  function logItems(list, events, fold) {
     list.replaceChildren();
     let turn = null;
     for (const e of events) {
       if (e.turn !== turn) { turn = e.turn; list.appendChild(h("li", { class: "turn-sep", text: "Turn " + turn })); }
-      list.appendChild(h("li", { class: e.private ? "private" : "" }, e.private ? lockIcon() : null, h("span", { text: e.text })));
+      list.appendChild(h("li", { class: e.private ? "private" : "" }, e.private ? lockIcon() : null, foldLine(e.text, fold) || h("span", { text: e.text })));
     }
     if (!events.length) list.appendChild(h("li", { class: "empty", text: "Nothing has happened yet." }));
     list.scrollTop = list.scrollHeight;
   }
 
-  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h, logItems, initRoving, nearestChoosable, knownFaceDown, itemIcon, focusCell, bringIntoBox });
+  window.Boardlab = Object.assign(window.Boardlab || {}, { render, Clicker, paintClicks, clickIds, h, logItems, foldLine, initRoving, nearestChoosable, knownFaceDown, itemIcon, focusCell, bringIntoBox });
 })();
