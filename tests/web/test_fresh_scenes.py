@@ -182,3 +182,17 @@ def test_armies_folds_the_battle_line_to_its_first_sentence():
             " in person = 1. Defense: defense pawn 0 = 0: 0 dice, none rolled, 0 hits = 0.")
     m = re.match(fold[0], line)
     assert m and m.group(0) == "Attack 1 against defense 0."
+
+
+# -- the Dungeon's Jewel ------------------------------------------------------------------------------
+def test_the_dungeons_jewel_says_which_side_a_wall_token_blocks():
+    g, s = _walk("dungeons-jewel", lambda g, s: bool(s.view(0)["state"]["walls"]), seed=1)
+    v = s.view(0)
+    (c, side), = v["state"]["walls"][:1]
+    token = next(i for i in g.scene(v, [])["boards"][0]["items"] if i["id"] == f"t{c}")
+    arrow = {"N": "\u2191", "E": "\u2192", "S": "\u2193", "W": "\u2190"}[side]
+    name = {"N": "north", "E": "east", "S": "south", "W": "west"}[side]
+    assert token["text"] == "Wa" and token["badge"] == arrow
+    assert f"It blocks the {name} side of this room (the way to " in token["title"]
+    codes = dict(g.scene(v, [])["codes"])
+    assert "points at the side of its room it blocks" in codes["Wa"]

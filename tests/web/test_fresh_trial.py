@@ -183,3 +183,18 @@ def test_the_filter_does_not_mention_the_slash_key_on_a_touch_screen(server, pag
     wait_turn(desk, "mine", "wait")
     assert desk.locator("#filter").get_attribute("placeholder") == "Filter actions (press /)"
     assert not pages.errors, pages.errors
+
+
+def test_the_dragons_square_says_dragon_in_full_on_a_phone(server, pages):  # noqa: F811
+    r = _match(server, "dungeons-jewel", [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * 3, seed=3)
+    page = pages.new(width=390, height=844)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("#boards .cell-label")
+    page.wait_for_timeout(300)
+    labels = page.eval_on_selector_all("#boards .cell-label", "ts => ts.map(t => t.textContent)")
+    assert "Dragon" in labels, labels  # was "Drag…"
+    inside = page.evaluate("""() => { const t = [...document.querySelectorAll('#boards .cell-label')].find(t => t.textContent === 'Dragon');
+      const a = t.getBoundingClientRect(), b = t.closest('.cell').querySelector('.bg').getBoundingClientRect();
+      return a.left >= b.left - 0.5 && a.right <= b.right + 0.5; }""")
+    assert inside, "the word stays inside its square"
+    assert not pages.errors, pages.errors

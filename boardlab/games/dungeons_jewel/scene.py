@@ -19,6 +19,8 @@ from .board import SIDE_NAMES, SIDES
 
 COLORS = ("#d33", "#36c", "#2a2", "#c90")
 START_FILL = ("#f6d0d0", "#d0dcf6", "#d3f0d3", "#f3e4c2")
+#: A turned wall's token points at the side of its room that it blocks.
+WALL_ARROWS = {"N": "\u2191", "E": "\u2192", "S": "\u2193", "W": "\u2190"}
 TOKEN_COLORS = {"hazard": "#8a5a2b", "monster": "#7a1f7a", "trapdoor": "#333", "wall": "#555"}
 
 PROMPTS = {
@@ -54,15 +56,23 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         cells.append(cell)
 
     items = []
+    wall_side = {c: side for c, side in v["walls"]}
     for c, face, up in v["tokens"]:
         if face is None:
             items.append({"id": f"t{c}", **xy(c), "text": "?", "color": "#998", "shape": "token",
                           "face_down": True, "title": "A face-down dungeon token"})
         else:
             kind = game.content.token(face)
+            title = f"{kind.name}{'' if up else ' (face down; you have seen it)'}: {kind.text}"
+            extra = {}
+            if kind.type == "wall" and c in wall_side:  # which side it blocks (issue 44: the board did not say)
+                side = wall_side[c]
+                beyond = dict(game.board.sides[c]).get(SIDES.index(side))
+                extra["badge"] = WALL_ARROWS[side]
+                title += (f" It blocks the {SIDE_NAMES[side]} side of this room"
+                          + (f" (the way to {game.board.labels[beyond]})." if beyond is not None else "."))
             items.append({"id": f"t{c}", **xy(c), "text": kind.name[:2], "color": TOKEN_COLORS[kind.type],
-                          "shape": "token", "face_down": not up,
-                          "title": f"{kind.name}{'' if up else ' (face down; you have seen it)'}: {kind.text}"})
+                          "shape": "token", "face_down": not up, "title": title, **extra})
     walls = []
     for c, side in v["walls"]:
         walls.append({**xy(c), "side": side, "color": "#222"})
@@ -133,7 +143,9 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
 def board_codes(game: Game) -> list[list[str]]:
     """The key to the board's short codes (issue 44: "Mo", "Fl", "Qu" were shown with no key): every
     dungeon token of the game's content, then the other marks, as ``[code, meaning]``."""
-    out = [[t.name[:2], t.name] for t in game.content.tokens]
+    out = [[t.name[:2], t.name + (" (its badge \u2191, \u2192, \u2193 or \u2190 points at the side of its room it blocks,"
+                                  " drawn as a thick line)" if t.type == "wall" else "")]
+           for t in game.content.tokens]
     out.append(["?", "a face-down token nobody has shown you"])
     out.append([f"S1-S{game.players}", "the players' start rooms"])
     out.append([f"P1-P{game.players}", "the players (\u2665 health, \u2694 attack; * carries the jewel)"])

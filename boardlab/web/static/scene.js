@@ -199,7 +199,9 @@
       if (c.label) {
         const t = svg("text", { x: px + 5, y: py + 4 + lfs * 0.85, class: "cell-label", fill: ink(c.fill || "#efe8da") === "#ffffff" ? "rgba(255,255,255,.9)" : "rgba(40,30,20,.78)" }, g);
         t.style.fontSize = lfs.toFixed(1) + "px";
-        fitText(t, c.label, lchars);
+        /* a first cut by a pessimistic estimate of the text's width; fitLabels then measures it and
+           condenses it down to 65% before it shortens it (issue 44: "Dragon" was cut to "Drag…") */
+        fitText(t, c.label, Math.ceil(lchars / 0.65));
       }
       title(g, c.title || c.label);
       g.dataset.base = c.title || c.label || (c.blocked ? "blocked" : "");
