@@ -196,3 +196,38 @@ def test_the_dungeons_jewel_says_which_side_a_wall_token_blocks():
     assert f"It blocks the {name} side of this room (the way to " in token["title"]
     codes = dict(g.scene(v, [])["codes"])
     assert "points at the side of its room it blocks" in codes["Wa"]
+
+
+# -- Blackfire ----------------------------------------------------------------------------------------
+def test_blackfire_says_when_the_stance_switch_comes_and_goes():
+    def hint(g, s):
+        seat = s.current_seat()
+        return g.scene(s.view(seat), s.legal_actions()).get("hint", "") if seat is not None else ""
+    g, s = _walk("blackfire", lambda g, s: "may switch your warrior's stance now" in hint(g, s))
+    assert any(a[0] == "stance" for a in s.legal_actions())
+    g, s = _walk("blackfire", lambda g, s: "stance can change only before any unit moves" in hint(g, s))
+    assert not any(a[0] == "stance" for a in s.legal_actions())
+    assert "comes back at the start of your next turn" in hint(g, s)
+
+
+def test_blackfire_explains_a_loss_with_a_sorcerer_waiting_to_respawn():
+    # the rules (docs/rules/blackfire.md, ledger 25): a side with no unit on the board loses, as a dead
+    # sorcerer respawns only while a friendly piece lives; the page says so instead of "no unit left" alone
+    g, s = _walk("blackfire", lambda g, s: s.is_over(), seed=1)
+    assert "has no unit left" in s.view(0)["results"]["reason"]
+    note = g.scene(s.view(0), [])["over_note"]
+    assert "no unit left on the board" in note and "waiting to respawn" in note and "could never return" in note
+
+
+def test_summoners_quest_says_where_the_compass_names_sit_on_the_drawing():
+    g = registry.make("summoners-quest")
+    s = g.new_state(1)
+    sc = g.scene(s.view(s.current_seat()), s.legal_actions())
+    titles = {n["label"]: n["title"] for n in sc["boards"][0]["nodes"]}
+    assert titles["NT"].endswith(", the top-left corner") and titles["ST"].endswith(", the bottom-right corner")
+    assert titles["NP"].endswith(", the middle of the top edge") and titles["W2"].endswith(", on the left edge")
+    codes = dict(sc["codes"])
+    assert "North temple top-left corner" in codes["NT ET ST WT"] and "NP top edge" in codes["NP EP SP WP"]
+    # the drawing agrees: the North temple is drawn top left, the North portal at the top's middle
+    from boardlab.games.summoners_quest.scene import node_xy
+    assert node_xy(g.board, 0) == (0.05, 0.05) and node_xy(g.board, 4)[1] == 0.05 and abs(node_xy(g.board, 4)[0] - 0.5) < 1e-9

@@ -201,8 +201,45 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "targets": targets,
         "why_not": why_not,
         **({"hint": PLACE_HINT.format(n=game.opt["tokens_per_player"])}
-           if st["phase"] == "place" and actions else {}),
+           if st["phase"] == "place" and actions else {"hint": _stance_hint(view)} if _stance_hint(view) and actions else {}),
+        **({"over_note": _over_note(view)} if _over_note(view) else {}),
     }
+
+
+def _stance_hint(view: dict[str, Any]) -> str:
+    """Say when the warrior's stance switch comes and goes (issue 44: it vanished from the action list
+    without a word once a unit had moved). From the view only."""
+    st = view["state"]
+    seat = view.get("seat")
+    if st["phase"] != "play" or seat is None or view.get("acting") != seat or view.get("over") or st.get("prompt"):
+        return ""
+    warrior = next((u for u in st["units"] if u["side"] == st.get("side") and u["kind"] == "warrior"), None)
+    if warrior is None or warrior["cell"] is None:
+        return ""
+    if st["stance_open"]:
+        return ("You may switch your warrior's stance now (in the action list), before any unit moves; once a unit"
+                " has moved, the switch is gone until your next turn.")
+    if st["moved"]:
+        return (f"Your warrior stays {warrior['stance']} this turn: its stance can change only before any unit moves."
+                " The switch comes back at the start of your next turn.")
+    return ""
+
+
+def _over_note(view: dict[str, Any]) -> str:
+    """Why the game ended, in plain words, when the rules' reason alone misleads (issue 44: "red wins: green
+    has no unit left" while green's sorcerer was waiting to respawn)."""
+    if not view.get("over"):
+        return ""
+    reason = (view.get("results") or {}).get("reason") or ""
+    if "has no unit left" not in reason:
+        return ""
+    side = reason.split(" ")[0]
+    waiting = [u for u in view["state"]["units"] if u["side"] == side and u["cell"] is None and u.get("respawn") is not None]
+    note = f"{side.capitalize()} had no unit left on the board, and a side with no unit standing loses at once."
+    if waiting:
+        note += (f" Its {waiting[0]['kind']} was waiting to respawn, but a dead sorcerer comes back only while"
+                 " another unit of its side still stands, so it could never return.")
+    return note
 
 
 def _danger_alert(game: Any, view: dict[str, Any], names: list[str]) -> str:

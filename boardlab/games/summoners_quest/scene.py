@@ -45,6 +45,31 @@ def node_xy(board, i: int) -> tuple[float, float]:
     return 0.05 + 0.9 * col / 8, 0.05 + 0.9 * row / 8
 
 
+CORNERS = ("the top-left corner", "the top-right corner", "the bottom-right corner", "the bottom-left corner")
+EDGES = ("the top edge", "the right edge", "the bottom edge", "the left edge")
+
+
+def where(i: int) -> str:
+    """Where ring space ``i`` is drawn (see :func:`node_xy`), in words: each compass section starts at a
+    corner with its temple and runs clockwise along an edge, so "North temple" is the top-left corner
+    (issue 44: the compass names did not seem to match the drawing)."""
+    side, j = divmod(i, 8)
+    return CORNERS[side] if j == 0 else f"the middle of {EDGES[side]}" if j == 4 else f"on {EDGES[side]}"
+
+
+def compass_codes(board) -> list[list[str]]:
+    """The key under the board: how the compass names sit on the drawing."""
+    temples = ", ".join(f"{board.names[t].split(' (')[0]} {CORNERS[t // 8].replace('the ', '')}" for t in board.temples)
+    portals = ", ".join(f"{board.codes[p]} {EDGES[p // 8].replace('the ', '')}" for p in board.portals)
+    return [[" ".join(board.codes[t] for t in board.temples), f"the temples, at the corners ({temples}): each side is named"
+             " for the temple it starts from and runs clockwise from it"],
+            [" ".join(board.codes[p] for p in board.portals), f"the portals, in the middle of each edge ({portals}); the"
+             " gate path to the centre starts there"],
+            ["G1-G4", "the mana gates, one on each path to the centre"],
+            ["H1a-H4b", "the halls of myth, beyond each gate"],
+            [board.codes[board.chamber], "the Chamber of Victory, in the centre"]]
+
+
 def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ()) -> dict[str, Any]:
     st = view.get("state") or {}
     board = game.board
@@ -55,7 +80,7 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
     for i in range(board.size):
         x, y = node_xy(board, i)
         kind = board.kinds[i]
-        title = board.names[i]
+        title = board.names[i] + (f", {where(i)}" if i < 32 else "")
         label = board.codes[i]
         fill = FILLS[kind]
         if kind == "gate":
@@ -159,6 +184,7 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         "targets": targets,
         "why_not": why_not,
         **({"hint": hint} if hint else {}),
+        "codes": compass_codes(board),
         **({"out": "Your summoner is defeated: you are out of this game."} if _is_out(view) else {}),
     }
 
