@@ -198,3 +198,19 @@ def test_the_dragons_square_says_dragon_in_full_on_a_phone(server, pages):  # no
       return a.left >= b.left - 0.5 && a.right <= b.right + 0.5; }""")
     assert inside, "the word stays inside its square"
     assert not pages.errors, pages.errors
+
+
+def test_on_a_phone_the_quick_start_comes_before_the_status_and_the_board(server, pages):  # noqa: F811
+    r = _match(server, "blackfire", [{"kind": "human"}, {"kind": "bot", "agent": "random"}], seed=7)
+    page = pages.new(width=390, height=844)
+    page.goto(server.base + r["seats"][0]["link"])
+    page.wait_for_selector("#howto")
+    wait_turn(page, "mine", "wait")
+    howto, status, board = (page.locator(s).bounding_box() for s in ("#howto", "#status", "#boards"))
+    assert howto["y"] + howto["height"] <= status["y"] <= board["y"], (howto, status, board)
+    # a wide screen keeps it at the top of the side column, beside the board
+    wide = pages.new(width=1280, height=800)
+    wide.goto(server.base + r["seats"][0]["link"])
+    wide.wait_for_selector("#howto")
+    assert wide.evaluate("!!document.getElementById('howto').closest('.side')")
+    assert not pages.errors, pages.errors

@@ -1,6 +1,6 @@
 /* How to play (issue 32): at a player's first game of a title, the game's quick start (the
    "## Quick start" section of docs/rules/<game>.md: the goal, what a turn is, how to win) opens
-   at the top of the side column. "Got it" dismisses it for good (localStorage, per game); the Rules drawer
+   at the top of the side column (on a phone: at the top of the page). "Got it" dismisses it for good (localStorage, per game); the Rules drawer
    starts with the same text. */
 (function () {
   "use strict";
@@ -36,10 +36,18 @@
     more.addEventListener("click", () => { const b = document.getElementById("rules-btn"); if (b) b.click(); });
     actions.append(ok, more);
     box.append(title, body, actions);
-    // first in the side column: the board's column stays as it is (sticky, in view), and on a phone
-    // the quick start is the first thing under the board
-    const side = document.querySelector(".game-layout .side");
-    if (side) side.prepend(box); else document.body.append(box);
+    // wide screens: first in the side column, so the board's column stays as it is (sticky, in view);
+    // a phone (one column): first on the page, before the status and the board, so that it is read
+    // first (issue 44, the fresh person's trial: it came after the board and the long status box)
+    const narrow = window.matchMedia ? window.matchMedia("(max-width: 860px)") : null;
+    const place = () => {
+      const side = document.querySelector(".game-layout .side"), table = document.querySelector(".game-layout .table");
+      if (narrow && narrow.matches && table) table.prepend(box);
+      else if (side) side.prepend(box);
+      else document.body.append(box);
+    };
+    place();
+    if (narrow && narrow.addEventListener) narrow.addEventListener("change", () => { if (box.isConnected) place(); });
   }
   start();
 })();
