@@ -231,3 +231,17 @@ def test_summoners_quest_says_where_the_compass_names_sit_on_the_drawing():
     # the drawing agrees: the North temple is drawn top left, the North portal at the top's middle
     from boardlab.games.summoners_quest.scene import node_xy
     assert node_xy(g.board, 0) == (0.05, 0.05) and node_xy(g.board, 4)[1] == 0.05 and abs(node_xy(g.board, 4)[0] - 0.5) < 1e-9
+
+
+def test_the_labyrinths_card_labels_say_what_the_card_does():
+    g, s = _walk("wizards-labyrinth", lambda g, s: any(a[0] == "play" for a in s.legal_actions()), players=3)
+    acts = s.legal_actions()
+    a = next(a for a in acts if a[0] == "play")
+    label = s.describe(a)
+    card = g.content.wizard_cards[a[1]]
+    assert label.startswith(f"play {a[1]} (") and " mana: " in label, label
+    import re
+    assert not re.search(r"\d", label), "numbers in words: a bare number is a choice's number in the terminal"
+    sc = g.scene(s.view(0), acts)
+    assert any(t["label"] == label for t in sc["targets"] if t["action"] == acts.index(a))
+    assert card.type in ("monster", "trap", "spell")

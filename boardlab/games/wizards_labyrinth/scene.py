@@ -131,7 +131,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         panels.append({"title": f"Tokens of {prompt.get('card')} to place", "rows": [["Left to place", str(prompt["tokens_left"])]],
                        "cards": [{"id": f"tok-{k}", "name": _token_count(k, prompt["tokens"].count(k))}
                                  for k in sorted(set(prompt["tokens"]))]})
-    targets = _targets(st, actions, cid, lambda c: cell_name(game, c))
+    targets = _targets(st, actions, cid, lambda c: cell_name(game, c), lambda n: card_gist(game, n))
     why_not = why_not_map(game, view, {c for t in targets for c in t["clicks"]})
     for panel in panels:
         for card in panel.get("cards") or ():
@@ -220,9 +220,9 @@ def decision_hint(game: Any, st: dict[str, Any], prompt: dict[str, Any], actions
         return ("The tower has walls on three sides: the heroes can enter it only from the tile in front of its"
                 f" entrance. An entrance facing away from their start ({start}) makes them walk around the tower.")
     if kind == "key":
-        return (f"Click a face-down room to turn it into a key tile; you hide 3 in all, and only you see where."
-                f" The heroes need {need} of them to open your tower. Tip: keys far from their start ({start}) and"
-                " from each other make them search longer. You lose if a hero gets into the tower and beats its monsters.")
+        return (f"You hide 3 key tiles in all, face down, by clicking face-down rooms; only you see where. The heroes"
+                f" need {need} of them to open your tower. Tip: keys far from their start ({start}) and from each"
+                " other make them search longer. You lose if a hero gets into the tower and beats its monsters.")
     if kind == "keep":
         return (f"You drew {o['opening_draw']} cards and keep {o['opening_keep']} of them, one at a time;"
                 " the others go back into your deck.")
@@ -415,6 +415,25 @@ def _wheel(w: dict[str, Any]) -> dict[str, Any]:
             "nodes": nodes, "edges": edges, "items": items}
 
 
+def card_gist(game: Any, name: str) -> str:
+    """What a card does, for its action label (issue 44, the fresh person's trial: the label named the card
+    only): ``" (1 mana: place a level 1 monster and 1 blank)"``."""
+    c = game.content.wizard_cards.get(name) or game.content.loot_cards.get(name)
+    if c is None or not c.text:
+        return ""
+    import re
+
+    # numbers in words: a bare number in a label is read as a choice's number (or a mana wheel space)
+    # by the terminal's typed choices
+    words = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    spell = lambda m: words[int(m.group(0))] if int(m.group(0)) <= 10 else m.group(0)  # noqa: E731
+    text = re.sub(r"\+(\d+)\b", lambda m: "plus " + m.group(1), c.text.strip().rstrip("."))
+    text = re.sub(r"\b\d+\b", spell, text)
+    text = re.sub(r"\. (\w)", lambda m: "; " + m.group(1).lower(), text)
+    cost = re.sub(r"\b\d+\b", spell, f"{c.cost} mana: ") if hasattr(c, "cost") else ""
+    return f" ({cost}{text[:1].lower()}{text[1:]})"
+
+
 def _card_text(game: Any, name: str) -> str:
     c = game.content.wizard_cards.get(name) or game.content.loot_cards.get(name)
     if c is None:
@@ -466,7 +485,7 @@ CELL_WORDS = {"tower": "raise the tower at {}", "key": "hide a key tile at {}", 
               "target": "target {}", "push": "blow the hero to {}", "retreat": "retreat to {}", "move": "move to {}"}
 
 
-def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any, name: Any) -> list[dict[str, Any]]:
+def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any, name: Any, gist: Any = lambda n: "") -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     seen: set[tuple] = set()
     n = st["size"]
@@ -500,15 +519,15 @@ def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any, name: Any) 
             stack = st["tokens"][a[1]]
             add(i, [f"item:tok{a[1]}-{a[2]}"], stack_position(a[2], len(stack), name(a[1]), stack[a[2]]))
         elif k == "play" and a[1] in wiz_hand:
-            add(i, [f"card:wiz-{wiz_hand.index(a[1])}"], f"play {a[1]}")
+            add(i, [f"card:wiz-{wiz_hand.index(a[1])}"], f"play {a[1]}" + gist(a[1]))
         elif k == "discard" and a[1] in wiz_hand:
             add(i, [f"card:wiz-{wiz_hand.index(a[1])}"], f"discard {a[1]}")
         elif k == "keep" and a[1] in offer:
-            add(i, [f"card:open-{offer.index(a[1])}"], f"keep {a[1]}")
+            add(i, [f"card:open-{offer.index(a[1])}"], f"keep {a[1]}" + gist(a[1]))
         elif k == "take":
             add(i, [f"card:offer-{a[1]}", f"item:hero{a[2]}"], f"card to Hero {a[2]}")
         elif k in ("use", "boost") and a[1] in hand:
-            add(i, [f"card:h{prompt['seat']}-{hand.index(a[1])}"], f"{k} {a[1]}")
+            add(i, [f"card:h{prompt['seat']}-{hand.index(a[1])}"], f"{k} {a[1]}" + (gist(a[1]) if k == "use" else ""))
         elif k == "give" and a[2] in hand:
             add(i, [f"item:hero{a[1]}", f"card:h{prompt['seat']}-{hand.index(a[2])}"], f"give {a[2]} to Hero {a[1]}")
     return out

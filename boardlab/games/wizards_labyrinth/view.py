@@ -200,15 +200,17 @@ class LabyrinthView:
         return stack_position(i, len(toks), cell_name(self.game, c), toks[i].face_for(None))
 
     def describe(self, action: tuple) -> str:
+        from .scene import card_gist  # what the card does, in its label (presentation only)
+
         k = action[0]
         name = lambda c: cell_name(self.game, c)  # noqa: E731
         labels = {
             "tower": lambda: f"raise the tower at {name(action[1])}",
             "entrance": lambda: f"tower entrance faces {DIRECTION_NAMES[action[1]]}",
             "key": lambda: f"hide a key tile at {name(action[1])}",
-            "keep": lambda: f"keep {action[1]}",
+            "keep": lambda: f"keep {action[1]}" + card_gist(self.game, action[1]),
             "remove": lambda: f"rage: remove {name(action[1])}",
-            "play": lambda: f"play {action[1]}",
+            "play": lambda: f"play {action[1]}" + card_gist(self.game, action[1]),
             "end": lambda: "end the turn",
             "place": lambda: f"place {token_name(action[2])} on {name(action[1])}",
             "target": lambda: f"target {name(action[1])}",
@@ -219,7 +221,7 @@ class LabyrinthView:
             "move": lambda: f"move to {name(action[1])}",
             "move2": lambda: f"sprint via {name(action[1])} to {name(action[2])}",
             "stay": lambda: "stay",
-            "use": lambda: f"use {action[1]}",
+            "use": lambda: f"use {action[1]}" + card_gist(self.game, action[1]),
             "give": lambda: f"give {action[2]} to Hero {action[1]}",
             "give_key": lambda: f"give a key to Hero {action[1]}",
             "boost": lambda: f"play {action[1]} in this fight",
