@@ -656,10 +656,22 @@ def keep_only(session: Path, job_ids: set[str]) -> None:
 
 
 def results_of(session: Path) -> dict[str, Any]:
+    """The results of the mutants this session ran.  The ``SKIPPED`` marks of :func:`keep_only` (the other
+    shards' mutants) are left out, so merging the shards' sessions never lets one shard's marks hide
+    another shard's results."""
     from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome
 
     with use_db(str(session), WorkDB.Mode.open) as db:
-        return {job: r for job, r in db.results}
+        return {job: r for job, r in db.results if r.worker_outcome != WorkerOutcome.SKIPPED}
+
+
+def merge_results(sessions: Sequence[Path]) -> dict[str, Any]:
+    """Every shard's results by job id (each mutant runs in exactly one shard)."""
+    merged: dict[str, Any] = {}
+    for session in sessions:
+        merged.update(results_of(session))
+    return merged
 
 
 def outcome_of(result: Any) -> str:
@@ -932,9 +944,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print((where / "exec.log").read_text()[-3000:], file=sys.stderr)
                 raise SystemExit(f"mutation.py: cosmic-ray exec failed in {where}")
 
-        results: dict[str, Any] = {}
-        for where, _, _ in procs:
-            results.update(results_of(where / session.name))
+        results = merge_results([where / session.name for where, _, _ in procs])
         rows = []
         counts: dict[str, int] = {}
         warnings = []

@@ -292,3 +292,36 @@ def test_the_coverage_plugin_maps_lines_to_the_tests_that_run_them(tmp_path):
     assert mutation.select_tests(lines, mutation.key_lines(src, 2), items) == {"game": ["test_it.py::test_double"]}
     assert mutation.select_tests(lines, mutation.key_lines(src, 6), items) == {}  # half() is never called
     assert mutation.select_tests(lines, mutation.key_lines(src, 1), items) is None  # a def runs at import
+
+
+def test_shard_results_merge_without_the_other_shards_skip_marks(tmp_path):
+    """With ``--jobs 2`` each shard's session marks the other shard's mutants SKIPPED.  The merge once let
+    the second shard's marks replace the first shard's results, so half of a run read as 'incompetent'
+    (seed 3 of the Dungeon's Jewel: 20 of 40); every result must survive the merge."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import MutationSpec, TestOutcome, WorkerOutcome, WorkItem, WorkResult
+
+    jobs = ["a", "b", "c", "d"]
+    shards = mutation.deal(jobs, 2)  # [a, c] and [b, d]
+    sessions = []
+    for n, mine in enumerate(shards):
+        session = tmp_path / f"shard{n}.sqlite"
+        with use_db(str(session), WorkDB.Mode.create) as db:
+            for j in jobs:
+                db.add_work_item(WorkItem(job_id=j, mutations=(MutationSpec(
+                    module_path=RULES, operator_name="core/AddNot", occurrence=0, start_pos=(1, 0), end_pos=(1, 1)),)))
+        mutation.keep_only(session, set(mine))
+        with use_db(str(session), WorkDB.Mode.open) as db:
+            for j in mine:
+                db.set_result(j, WorkResult(worker_outcome=WorkerOutcome.NORMAL, output="",
+                                            test_outcome=TestOutcome.KILLED if j in "ab" else TestOutcome.SURVIVED))
+        sessions.append(session)
+    merged = mutation.merge_results(sessions)
+    assert {j: mutation.outcome_of(r) for j, r in merged.items()} == {
+        "a": "killed", "b": "killed", "c": "survived", "d": "survived"}
+    # the old merge: the last shard's SKIPPED marks won for the first shard's mutants
+    old: dict = {}
+    for s in sessions:
+        with use_db(str(s), WorkDB.Mode.open) as db:
+            old.update(dict(db.results))
+    assert mutation.outcome_of(old["a"]) == "incompetent"
