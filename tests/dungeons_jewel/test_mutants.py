@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from boardlab.games.dungeons_jewel.board import Board
 
-from .helpers import SIZE, cell
+from .helpers import SIZE, Dice, blank, cell, place, put
 
 
 def test_step_distances_on_an_open_board_are_manhattan_and_zero_at_the_start():
@@ -71,3 +71,40 @@ def test_every_die_size_the_words_know_is_named_in_words_and_others_by_number():
         name = words.get(sides, str(sides))
         assert die_name(sides) == f"a {name}-sided die"
         assert die_name(sides, plural=True) == f"{name}-sided dice"
+
+
+def test_the_spaces_around_the_centre_are_listed_in_reading_order():
+    # kills board.py:59 `(cy + dy)` -> `(cy - dy)` (seed 3): the same eight rooms, rows south to north.
+    # The order is the order of the slayer's exit moves among the legal actions, which seeded agents,
+    # recorded games and the compiled core's tables all follow.
+    board = Board(SIZE, 4)
+    assert list(board.around) == [cell(x, y) for y in (2, 3, 4) for x in (2, 3, 4) if (x, y) != (3, 3)]
+
+
+def _texts(s, seat=0):
+    return [e["text"] for e in s.events(seat)]
+
+
+def test_a_carrier_sent_home_is_told_the_jewel_returns_to_the_dragon():
+    # kills rules.py:330 `if g.record_events` -> `if not ...` (seed 3): the line was never written
+    s = blank()
+    place(s, 0, cell(2, 0))
+    s.jewel = 0
+    put(s, cell(1, 0), "trapdoor")
+    s.rng = Dice(1)
+    s.apply(("move", cell(1, 0)))
+    s.apply(("roll",))
+    assert s.jewel is None
+    assert "Player 1 drops the jewel; it returns to the dragon." in _texts(s)
+
+
+def test_the_winner_of_a_fight_with_the_carrier_is_said_to_take_the_jewel():
+    # kills rules.py:391 `if g.record_events` -> `if not ...` (seed 3)
+    s = blank()
+    place(s, 0, cell(2, 2))
+    place(s, 1, cell(3, 2))
+    s.jewel = 1
+    s.rng = Dice(6, 1)
+    s.apply(("attack", 1))
+    assert s.jewel == 0
+    assert "Player 1 takes the jewel." in _texts(s, 1)
