@@ -34,9 +34,10 @@ def test_seats_show_their_role_and_which_one_you_take(server, pages):  # noqa: F
     open_lobby(page, server.base, "wizards-labyrinth")
     roles = page.locator(".seat-row .role").all_inner_texts()
     assert roles == ["Wizard", "Hero 1", "Hero 2", "Hero 3"]
-    assert page.locator('.seat-row[data-seat="0"] .seat-who').inner_text() == "you"
-    assert page.locator('.seat-row[data-seat="1"] .seat-who').inner_text() == "bot"
-    assert "You play Wizard (seat 1)" in page.locator("#you-play").inner_text()
+    # a newcomer gets a Hero, not the Wizard, the hardest role (issue 44, the fresh person's trial)
+    assert page.locator('.seat-row[data-seat="0"] .seat-who').inner_text() == "bot"
+    assert page.locator('.seat-row[data-seat="1"] .seat-who').inner_text() == "you"
+    assert "You play Hero 1 (seat 2)" in page.locator("#you-play").inner_text()
     assert "Wizard" in page.locator("#seats-note").inner_text()  # the quick start's seat line
     # the player count changes the roles; a second human seat is "another person", not you
     page.locator('#players .seg[data-n="3"]').click()
@@ -44,9 +45,10 @@ def test_seats_show_their_role_and_which_one_you_take(server, pages):  # noqa: F
     page.locator('.seat-row[data-seat="2"] .seg[data-kind="human"]').click()
     assert page.locator('.seat-row[data-seat="2"] .seat-who').inner_text() == "another person"
     assert "Hero 2" in page.locator("#you-play").inner_text()
-    # taking a hero instead: make the wizard a bot
-    page.locator('.seat-row[data-seat="0"] .seg[data-kind="bot"]').click()
-    assert "You play Hero 2 (seat 3)" in page.locator("#you-play").inner_text()
+    # taking the Wizard instead: make the wizard human and the first hero a bot
+    page.locator('.seat-row[data-seat="0"] .seg[data-kind="human"]').click()
+    page.locator('.seat-row[data-seat="1"] .seg[data-kind="bot"]').click()
+    assert "You play Wizard (seat 1)" in page.locator("#you-play").inner_text()
     open_lobby(page, server.base, "armies")
     assert page.locator(".seat-row .role").all_inner_texts() == ["White", "Black"]
     open_lobby(page, server.base, "dungeons-jewel")

@@ -208,9 +208,42 @@ def test_on_a_phone_the_quick_start_comes_before_the_status_and_the_board(server
     wait_turn(page, "mine", "wait")
     howto, status, board = (page.locator(s).bounding_box() for s in ("#howto", "#status", "#boards"))
     assert howto["y"] + howto["height"] <= status["y"] <= board["y"], (howto, status, board)
+    # folded to its title, so that the board still shows on the first screen; a tap opens it
+    toggle = page.locator("#howto-toggle")
+    assert toggle.get_attribute("aria-expanded") == "false" and page.locator("#howto .howto-body").is_hidden()
+    assert board["y"] < 844 and toggle.bounding_box()["height"] >= 44
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true" and "Goal:" in page.locator("#howto .howto-body").inner_text()
+    page.locator("#howto-ok").click()
+    assert page.locator("#howto").count() == 0
     # a wide screen keeps it at the top of the side column, beside the board
     wide = pages.new(width=1280, height=800)
     wide.goto(server.base + r["seats"][0]["link"])
     wide.wait_for_selector("#howto")
     assert wide.evaluate("!!document.getElementById('howto').closest('.side')")
+    assert not pages.errors, pages.errors
+
+
+def test_the_armies_board_is_seen_whole_at_1280x800_with_the_recap_open(server, pages):  # noqa: F811
+    import random
+
+    r = _match(server, "armies", [{"kind": "human"}, {"kind": "bot", "agent": "random"}], seed=5)
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    rnd = random.Random(1)
+    for _ in range(12):
+        if wait_turn(page, "mine", "over") == "over":
+            break
+        if page.locator("#recap:not([hidden])").count() and int(page.evaluate("document.body.dataset.stateId")) > 3:
+            break
+        n = page.locator("#actions .action").count()
+        before = int(page.evaluate("document.body.dataset.stateId"))
+        page.locator("#actions .action").nth(rnd.randrange(max(1, n - 1))).click()
+        page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
+    assert wait_turn(page, "mine") == "mine" and page.locator("#recap").is_visible()
+    page.wait_for_timeout(300)
+    board = page.locator("#boards svg.board").bounding_box()
+    assert board["y"] + board["height"] <= 800, board  # ranks 1 and 2 were below the fold
+    cell = page.locator("#boards .cell .bg").first.bounding_box()
+    assert cell["width"] >= 34 - 0.5, cell  # never smaller than a mouse's square
     assert not pages.errors, pages.errors

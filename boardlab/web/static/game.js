@@ -212,6 +212,8 @@
       const shared = hotseat && m.seats.filter(x => x.kind === "human").length > 1;
       who.textContent = (shared ? "Hot-seat · " : "You are ") + seatName(seat) + ` (seat ${seat + 1})`; who.className = "chip seat-chip";
     }
+    /* what sits above the board first: the board then takes the height left under it (wide screens) */
+    renderTools(); renderOver(); renderRecap(); renderSuggest();
     B.render(s.scene, parts);
     if (mineNow) parts.status.prepend(h("strong", { class: "your-turn", text: "Your turn" }), " ");
     const out = seat !== null && !s.over && s.scene && s.scene.out;

@@ -9,6 +9,32 @@
   function seen(game) { try { return localStorage.getItem(KEY + game) === "1"; } catch (e) { return false; } }
   function remember(game) { try { localStorage.setItem(KEY + game, "1"); } catch (e) { /* private mode */ } }
 
+  /* The title as a button that opens and folds the quick start (phones); returns set(folded). */
+  function h2Button(title, body, actions) {
+    const text = title.textContent;
+    let btn = null;
+    return folded => {
+      if (folded && !btn) {
+        btn = document.createElement("button");
+        btn.type = "button"; btn.className = "howto-toggle"; btn.id = "howto-toggle";
+        btn.setAttribute("aria-expanded", "false");
+        btn.textContent = text + " (first game: tap to read)";
+        btn.addEventListener("click", () => {
+          const open = btn.getAttribute("aria-expanded") !== "true";
+          btn.setAttribute("aria-expanded", String(open));
+          btn.textContent = text + (open ? "" : " (first game: tap to read)");
+          body.hidden = actions.hidden = !open;
+        });
+        title.replaceChildren(btn);
+        body.hidden = actions.hidden = true;
+      } else if (!folded && btn) {
+        title.replaceChildren(text);
+        btn = null;
+        body.hidden = actions.hidden = false;
+      }
+    };
+  }
+
   async function start() {
     let match, info;
     try { match = await B.api("GET", `/api/matches/${encodeURIComponent(B.matchId())}`); } catch (e) { return; }
@@ -40,11 +66,15 @@
     // a phone (one column): first on the page, before the status and the board, so that it is read
     // first (issue 44, the fresh person's trial: it came after the board and the long status box)
     const narrow = window.matchMedia ? window.matchMedia("(max-width: 860px)") : null;
+    // on a phone it starts folded to its title (a button), so that the board still shows on the first screen
+    const fold = h2Button(title, body, actions);
     const place = () => {
       const side = document.querySelector(".game-layout .side"), table = document.querySelector(".game-layout .table");
-      if (narrow && narrow.matches && table) table.prepend(box);
+      const phone = !!(narrow && narrow.matches && table);
+      if (phone) table.prepend(box);
       else if (side) side.prepend(box);
       else document.body.append(box);
+      fold(phone);
     };
     place();
     if (narrow && narrow.addEventListener) narrow.addEventListener("change", () => { if (box.isConnected) place(); });

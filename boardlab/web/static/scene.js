@@ -465,9 +465,23 @@
     wrap.prepend(el);
     return el;
   }
+  /* Wide screens: the main board takes the height left under the status (the warning, the recap) in
+     its sticky column, so that it is seen whole at 1280x800 (issue 44, the fresh person's trial:
+     Armies' ranks 1-2 were below the fold), but never squares under a mouse's 34 px: then the column
+     scrolls, as before. */
+  function capHeight(el, b) {
+    const col = el.closest(".game-layout .table"), vb = el.viewBox && el.viewBox.baseVal;
+    if (b.small || window.innerWidth < 981 || !col || !vb || !vb.height) return;
+    const cellUnits = Number(el.dataset.cellUnits) || CELL;
+    const lowest = vb.height * minTap() / cellUnits;
+    const top = el.getBoundingClientRect().top - col.getBoundingClientRect().top + col.scrollTop;
+    const room = window.innerHeight - (parseFloat(getComputedStyle(col).top) || 0) - top - 40;
+    el.style.maxHeight = Math.max(lowest, Math.min(window.innerHeight - 176, room)).toFixed(0) + "px";
+  }
   /* called once every board of the scene is in the page (a board's scale depends on its neighbours) */
   function fitBoard(el, b, sides) {
     const wrap = el.parentNode;
+    capHeight(el, b);
     for (let round = 0; round < 3; round++) {
       let s = Number(el.dataset.scale) && wrap.classList.contains("zoomed") ? Number(el.dataset.scale) : scaleOf(el);
       if (!s) return el;
@@ -490,6 +504,7 @@
       const u = minTextPx() / s, had = Number(el.dataset.u) || 0;
       if (Math.abs(u * 1.02 - had) > had * 0.01) {
         const el2 = drawBoard(b, { u: u * 1.02, uid: "b" + (++uidSeq), sides });
+        if (el.style.maxHeight) el2.style.maxHeight = el.style.maxHeight;
         el.replaceWith(el2);
         el = el2;
         el.dataset.u = (u * 1.02).toFixed(2);
