@@ -3,7 +3,7 @@ dispositions in benchmarks/mutation_dispositions.json)."""
 
 from __future__ import annotations
 
-from .helpers import UNITS, field_state
+from .helpers import UNITS, field_state, place
 
 
 def test_a_kill_is_credited_to_the_killed_units_opponent_and_the_loss_to_its_owner():
@@ -77,3 +77,41 @@ def test_after_an_end_the_next_side_decides_even_when_ending_is_all_it_can_do():
     assert st.units[UNITS["RS"]].respawn == 2
     st.apply(("end",))
     assert st.side == 0
+
+
+def test_a_castle_with_fewer_than_sixteen_free_squares_is_refused():
+    # kills board.py:82 `2 * 8` -> `2 + 8` (seed 3): a map with 12 free squares was accepted; a castle
+    # map needs at least 2 x 8 squares where tokens may go
+    import pytest
+
+    from boardlab.engine import ContentError
+    from boardlab.games.blackfire.content import parse_castle
+
+    tight = "name: tight\nmap:\nA 1 2 T T T B\n\n. . . G . . .\n\n. . . T . . .\n\nC 3 4 T T T D\n"
+    with pytest.raises(ContentError, match="only 12 free squares"):
+        parse_castle(tight, "tight.txt")
+    roomy = tight.replace(". . . T . . .\n\nC", ". . . T . . .\n\n. . . . . . .\n\nC")
+    assert len(parse_castle(roomy, "roomy.txt").placeable) == 19
+
+
+def test_square_names_count_rows_from_one():
+    # kills board.py:117 `y + 1` -> `y % 1` (seed 3): every square was named on row 0
+    from boardlab.games.blackfire.content import load_castle
+
+    castle = load_castle()
+    assert castle.label(0) == "a1"
+    assert castle.label(castle.width * 3 + 2) == "c4"
+    assert castle.label(castle.width * castle.height - 1) == f"{chr(96 + castle.width)}{castle.height}"
+
+
+def test_the_win_line_names_the_exit_the_orb_left_by():
+    # kills rules.py:376 `self.exit + 1` -> `self.exit % 1` (seed 3): every exit was called "#0"
+    from .helpers import move
+
+    st = field_state()
+    place(st, GS=(0, 4), GA=(0, 0), GW=(0, 8), RS=(8, 8), RW=(5, 5), RA=(2, 2))
+    st.orb_holder, st.orb_cell = UNITS["RS"], None
+    st.apply(("end",))
+    move(st, "RS", 10, 8)
+    assert st.is_over() and st.exit == 3
+    assert st.reason == "the red sorcerer carried the Orb out of exit #4"
