@@ -165,3 +165,87 @@ def test_any_closed_gate_may_be_opened_at_will_while_a_later_one_is_open():
         st.gates = opened
         st._legal = None
         assert {a[1] for a in st.legal_actions() if a[0] == "open"} == closed, (bin(opened), st.legal_actions())
+
+
+def test_the_centre_spaces_are_coded_gate_then_its_two_halls():
+    # kills board.py:39 `divmod(i - RING, 3)` -> `divmod(i - RING, 2)` (seed 3): the codes a board file
+    # without its own codes gets, as docs/rules and "open gate 1" name them
+    from boardlab.games.summoners_quest.board import RING, _code
+
+    codes = [_code(i, "gate" if (i - RING) % 3 == 0 else "hall", {}) for i in range(RING, RING + 12)]
+    assert codes == ["G1", "H1a", "H1b", "G2", "H2a", "H2b", "G3", "H3a", "H3b", "G4", "H4a", "H4b"]
+    assert _code(RING + 12, "chamber", {}) == "CV"
+
+
+def _equip_offers(st, seat, card):
+    st.active = seat
+    st._legal = None
+    return [a for a in st.legal_actions() if a[0] == "equip" and a[1] == card]
+
+
+def test_the_equipment_limit_counts_the_summoner_and_every_own_summon_together():
+    # kills effects.py:322 `len(...) + sum(...)` -> `^` (seed 3): one item on the summoner and one on a
+    # summon made 1 ^ 1 = 0 equipped, so a third item was offered past equip_max 2
+    from .helpers import give
+
+    st = fresh(equip_max=2)
+    st.mana[0] = 20
+    uid = int(put(st, 0, "fenrir", 1)[1:])
+    st.equip[0].append("mjolnir")
+    st.summons[uid].equip.append("gungnir")
+    give(st, 0, "aegis")
+    assert _equip_offers(st, 0, "aegis") == []
+    st.summons[uid].equip.clear()
+    assert ("equip", "aegis", "P0") in _equip_offers(st, 0, "aegis")
+
+
+def test_another_players_equipped_summons_do_not_count_against_your_limit():
+    # kills effects.py:322 `m.owner == seat` -> `m.owner <= seat` (seed 3): player 2's limit counted
+    # player 1's summon's items
+    from .helpers import give
+
+    st = fresh(equip_max=2)
+    st.mana[1] = 20
+    uid = int(put(st, 0, "fenrir", 1)[1:])
+    st.summons[uid].equip.extend(["mjolnir", "gungnir"])
+    give(st, 1, "aegis")
+    assert ("equip", "aegis", "P1") in _equip_offers(st, 1, "aegis")
+
+
+def test_opening_a_gate_at_will_is_logged_for_the_player_from_one():
+    # kills effects.py:385 `Player {seat + 1} opens` -> `Player {seat + 0}` (seed 3)
+    st = fresh(variant="gates-at-will")
+    st.pos[0] = 20
+    st.mana[0] = 10
+    st._legal = None
+    before = len(st._entries())
+    st.apply(("open", 2))
+    assert "Player 1 opens gate 3." in _texts(st, before), _texts(st, before)
+
+
+def test_equipping_is_logged_for_the_player_who_equips():
+    # kills effects.py:438 `Player {seat + 1} equips` -> `Player {seat ^ 1}` (seed 3): seat 0 reads the same
+    # either way, so the second player equips here
+    from .helpers import give
+
+    st = fresh()
+    st.active = 1
+    st.mana[1] = 20
+    give(st, 1, "aegis")
+    before = len(st._entries())
+    st.apply(("equip", "aegis", "P1"))
+    name = st.game.cards["aegis"].name
+    assert any(t.startswith(f"Player 2 equips {name} on ") for t in _texts(st, before)), _texts(st, before)
+
+
+def test_the_discard_to_draw_event_names_the_card_discarded():
+    # kills rules.py:347 `"discard": action[1]` -> `action[0]` (seed 3): the event's data said "discard_draw"
+    from .helpers import give, rolled
+
+    st = fresh()
+    give(st, 0, "fireball", "gust", "haste", "slow", "insight")
+    rolled(st, 1, 1)
+    st.apply(("move", "P", 2, -1))
+    st.apply(("discard_draw", "gust"))
+    line = [e for e in st.events(1) if e["text"] == "Player 1 discards Gust of Wind to draw."]
+    assert [e["data"] for e in line] == [{"seat": 0, "discard": "gust"}]
