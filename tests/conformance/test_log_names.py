@@ -1,0 +1,69 @@
+"""A log line that begins with a seat's name names the seat its event is about (issue 42, the mutants).
+
+Each built-in game writes lines such as "Player 2 equips Aegis on P1." with ``{"seat": 1, ...}`` as the
+event's data.  The sampled mutation runs found many surviving mutants of one kind: ``Player {seat + 1}``
+turned into ``{seat ^ 1}``, ``{seat * 1}`` or ``{seat + 0}`` on lines only one seat's tests ever read.
+This check plays seeded random games of every variant at the smallest and largest player counts and
+compares, for every line that begins with a seat's name (``Game.seat_names()``, without a parenthesis)
+and carries a ``seat`` in its data, the name with that seat's.  Lines about someone else ("Switcheroo:
+...", "The white General ...") do not begin with a seat's name and are not read."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from boardlab.engine import make
+from boardlab.games import BUILTIN
+
+ACTIONS_PER_GAME = 400
+SEEDS = range(8)
+
+
+def _names(game) -> list[str]:
+    return [re.sub(r"\s*\(.*\)$", "", n) for n in game.seat_names()]
+
+
+def _configs(gid: str):
+    g = make(gid)
+    for variant in g.variants:
+        for players in sorted({g.min_players, g.max_players}):
+            yield variant.name, players
+
+
+def _mismatches(game, st) -> tuple[int, list[str]]:
+    names = _names(game)
+    pattern = re.compile(r"^(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b")
+    read, bad = 0, []
+    for entry in st._entries():
+        text, data = entry[3], entry[4]
+        if not isinstance(data, dict) or not isinstance(data.get("seat"), int) or not text:
+            continue
+        m = pattern.match(text)
+        if m is None:
+            continue
+        read += 1
+        if m.group(1) != names[data["seat"]]:
+            bad.append(f"{text!r} with seat {data['seat']} ({names[data['seat']]})")
+    return read, bad
+
+
+@pytest.mark.parametrize("gid", sorted(BUILTIN))
+def test_a_line_that_begins_with_a_seats_name_is_about_that_seat(gid):
+    read, bad = 0, []
+    for variant, players in _configs(gid):
+        game = make(gid, players=players, variant=variant)
+        for seed in SEEDS:
+            st = game.new_state(seed)
+            rng = random.Random(seed)
+            for _ in range(ACTIONS_PER_GAME):
+                if st.is_over():
+                    break
+                st.apply(rng.choice(st.legal_actions()))
+            n, b = _mismatches(game, st)
+            read += n
+            bad += [f"{variant} {players}p seed {seed}: {x}" for x in b]
+    assert read >= 50, f"only {read} lines read: the check would see nothing"
+    assert not bad, "\n".join(bad[:10])
