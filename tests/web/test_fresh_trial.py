@@ -247,3 +247,53 @@ def test_the_armies_board_is_seen_whole_at_1280x800_with_the_recap_open(server, 
     cell = page.locator("#boards .cell .bg").first.bounding_box()
     assert cell["width"] >= 34 - 0.5, cell  # never smaller than a mouse's square
     assert not pages.errors, pages.errors
+
+
+def _sq_with_a_trap_card(server):
+    """Summoner's Quest between two people played through the API (a fixed line of random choices) until
+    seat 1 holds a card with one action per space (a trap: 45 spaces)."""
+    import random
+    from collections import Counter
+
+    from .test_browser_stacks import _act, _snap
+
+    r = _match(server, "summoners-quest", [{"kind": "human"}, {"kind": "human"}], seed=1, players=2)
+    rnd = random.Random(1)
+    for _ in range(400):
+        acting = _snap(server, r, 0)["acting"]
+        s = _snap(server, r, acting)
+        if acting == 0:
+            by_card = Counter(t["clicks"][0] for t in s["scene"]["targets"]
+                              if len(t["clicks"]) >= 2 and t["clicks"][0].startswith("card:"))
+            if by_card and by_card.most_common(1)[0][1] >= 8:
+                return r, s, by_card
+        _act(server, r, acting, s, rnd.randrange(len(s["actions"])))
+    raise AssertionError("no trap card in seat 1's hand")
+
+
+def test_a_card_with_one_action_per_space_is_one_entry_that_picks_on_the_board(server, pages):  # noqa: F811
+    r, s, by_card = _sq_with_a_trap_card(server)
+    first, n = by_card.most_common(1)[0]
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    wait_turn(page, "mine")
+    entry = page.locator(f'#actions .group-pick[data-first="{first}"]')
+    assert f"({n} choices: pick one on the board)" in entry.inner_text()
+    assert page.locator("#actions .action").count() == len(s["actions"]) - sum(v for v in by_card.values() if v >= 8)
+    entry.click()
+    assert page.locator("#boards .can-click").count() == n  # the card is picked: its places glow
+    before = int(page.evaluate("document.body.dataset.stateId"))
+    page.locator("#boards .can-click").first.click()
+    page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
+    assert not pages.errors, pages.errors
+
+
+def test_list_all_opens_a_grouped_entry_into_its_actions(server, pages):  # noqa: F811
+    r, s, by_card = _sq_with_a_trap_card(server)
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    wait_turn(page, "mine")
+    before = page.locator("#actions .action").count()
+    page.locator("#actions .group-list").first.click()
+    assert page.locator("#actions .action").count() == before + by_card.most_common(1)[0][1]
+    assert not pages.errors, pages.errors

@@ -297,9 +297,27 @@
       box.appendChild(h("p", { class: "empty no-match", role: "status" }, `No action matches “${filter.value.trim()}”. `,
         h("button", { class: "btn small", type: "button", id: "filter-clear", onclick: () => { filter.value = ""; renderActions(); filter.focus(); } }, "Clear the filter")));
     }
+    /* many actions that start with the same card and go on to the board (Summoner's Quest's trap: one
+       per space) are one entry that picks the card, then the board shows where it can go; "List all"
+       opens them (issue 44, the fresh person's trial). A filter shows the matches one by one. */
+    const groups = new Map();
+    if (!q) for (const a of s.actions) {
+      const t = byAction.get(a.index);
+      if (t && t.clicks && t.clicks.length >= 2 && t.clicks[0].startsWith("card:")) {
+        if (!groups.has(t.clicks[0])) groups.set(t.clicks[0], []);
+        groups.get(t.clicks[0]).push(a);
+      }
+    }
+    for (const [k, v] of [...groups]) if (v.length < GROUP_MIN || listedGroups.has(key + "|" + k)) groups.delete(k);
+    const drawn = new Set();
     for (const a of s.actions) {
       if (q && !a.label.toLowerCase().includes(q)) continue;
       const t = byAction.get(a.index);
+      const g = t && t.clicks && groups.get(t.clicks[0]);
+      if (g) {
+        if (!drawn.has(t.clicks[0])) { drawn.add(t.clicks[0]); box.appendChild(groupEntry(t.clicks[0], g, key)); }
+        continue;
+      }
       const btn = h("button", { class: "action" + (t ? " has-target" : ""), type: "button", "data-index": a.index, onclick: () => act(a.index) },
         h("span", { class: "action-label", text: a.label }), t ? h("span", { class: "pin", title: "Also clickable on the board", text: "◎" }) : null);
       if (t) {  /* pointing at or focusing an action highlights its square */
@@ -310,6 +328,23 @@
       }
       box.appendChild(btn);
     }
+  }
+
+  const GROUP_MIN = 8;
+  const listedGroups = new Set();  /* decision|first click: the groups the player opened */
+  function groupEntry(first, acts, key) {
+    const labels = acts.map(a => a.label);
+    let pre = labels.reduce((p, l) => { let i = 0; while (i < p.length && p[i] === l[i]) i++; return p.slice(0, i); });
+    pre = pre.slice(0, pre.lastIndexOf(" ") + 1).trim() || labels[0];
+    const pick = h("button", { class: "group-pick", type: "button", "data-first": first, onclick: () => {
+      if (!clicker) return;
+      clicker.reset(); clicker.click([first]); paint();
+      explain(`Now pick one of the ${acts.length} places marked on the board.`);
+      const cell = document.querySelector("#boards .can-click[role=button]");
+      if (cell) { B.bringIntoBox([...document.querySelectorAll("#boards .can-click")]); B.focusCell(cell); }
+    } }, h("span", { class: "action-label", text: `${pre} … (${acts.length} choices: pick one on the board)` }), h("span", { class: "pin", text: "◎" }));
+    const list = h("button", { class: "btn small group-list", type: "button", onclick: () => { listedGroups.add(key + "|" + first); renderActions(); } }, `List all ${acts.length}`);
+    return h("div", { class: "action-group" }, pick, list);
   }
 
   /* the log names this page's seat "<name> (you)", as "You draw" reads beside "Player 1 equips" */
