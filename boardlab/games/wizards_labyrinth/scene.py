@@ -19,6 +19,7 @@ from boardlab.engine.components import DIRECTIONS
 from boardlab.engine.scene import cell_id, chess_axes, status_line
 
 from .board import DIRECTION_NAMES, cell_name, ring_cells, stack_position, token_name
+from .view import card_gist
 
 HERO_COLORS = ("#1f77b4", "#2ca02c", "#d68b00", "#17becf")
 TOKEN_TEXT = {"T": "T", "X": "X"}
@@ -413,25 +414,6 @@ def _wheel(w: dict[str, Any]) -> dict[str, Any]:
     title = f"Mana wheel: {now} of {top}, {left} left to spend this turn"
     return {"id": "wheel", "kind": "nodes", "title": title, "track": True, "small": True,
             "nodes": nodes, "edges": edges, "items": items}
-
-
-def card_gist(game: Any, name: str) -> str:
-    """What a card does, for its action label (issue 44, the fresh person's trial: the label named the card
-    only): ``" (1 mana: place a level 1 monster and 1 blank)"``."""
-    c = game.content.wizard_cards.get(name) or game.content.loot_cards.get(name)
-    if c is None or not c.text:
-        return ""
-    import re
-
-    # numbers in words: a bare number in a label is read as a choice's number (or a mana wheel space)
-    # by the terminal's typed choices
-    words = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-    spell = lambda m: words[int(m.group(0))] if int(m.group(0)) <= 10 else m.group(0)  # noqa: E731
-    text = re.sub(r"\+(\d+)\b", lambda m: "plus " + m.group(1), c.text.strip().rstrip("."))
-    text = re.sub(r"\b\d+\b", spell, text)
-    text = re.sub(r"\. (\w)", lambda m: "; " + m.group(1).lower(), text)
-    cost = re.sub(r"\b\d+\b", spell, f"{c.cost} mana: ") if hasattr(c, "cost") else ""
-    return f" ({cost}{text[:1].lower()}{text[1:]})"
 
 
 def _card_text(game: Any, name: str) -> str:

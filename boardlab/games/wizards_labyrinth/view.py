@@ -23,6 +23,25 @@ from .board import DIRECTION_NAMES, cell_name, stack_position, token_name
 WIZARD = 0
 
 
+def card_gist(game: Any, name: str) -> str:
+    """What a card does, for its action label (issue 44, the fresh person's trial: the label named the card
+    only): ``" (one mana: place a level one monster and one blank)"``."""
+    c = game.content.wizard_cards.get(name) or game.content.loot_cards.get(name)
+    if c is None or not c.text:
+        return ""
+    import re
+
+    # numbers in words: a bare number in a label is read as a choice's number (or a mana wheel space)
+    # by the terminal's typed choices
+    words = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    spell = lambda m: words[int(m.group(0))] if int(m.group(0)) <= 10 else m.group(0)  # noqa: E731
+    text = re.sub(r"\+(\d+)\b", lambda m: "plus " + m.group(1), c.text.strip().rstrip("."))
+    text = re.sub(r"\b\d+\b", spell, text)
+    text = re.sub(r"\. (\w)", lambda m: "; " + m.group(1).lower(), text)
+    cost = re.sub(r"\b\d+\b", spell, f"{c.cost} mana: ") if hasattr(c, "cost") else ""
+    return f" ({cost}{text[:1].lower()}{text[1:]})"
+
+
 class LabyrinthView:
     __slots__ = ()
 
@@ -200,8 +219,6 @@ class LabyrinthView:
         return stack_position(i, len(toks), cell_name(self.game, c), toks[i].face_for(None))
 
     def describe(self, action: tuple) -> str:
-        from .scene import card_gist  # what the card does, in its label (presentation only)
-
         k = action[0]
         name = lambda c: cell_name(self.game, c)  # noqa: E731
         labels = {
