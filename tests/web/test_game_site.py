@@ -118,13 +118,14 @@ def test_take_back_against_a_bot_and_why_not_after_a_die_roll(server, pages):  #
     assert wait_turn(page, "mine") == "mine"
     _act_label(page, "move to 1,0")
     page.wait_for_function("Number(document.body.dataset.stateId) >= 1")
-    assert wait_turn(page, "mine", "wait", "over") != "over"
+    # the bot's reply lands first (a take-back while it is thinking could race it)
+    page.wait_for_function("Number(document.body.dataset.stateId) >= 2 && document.body.dataset.turn === 'mine'")
     page.locator("#takeback-btn").click()
     page.wait_for_function("Number(document.body.dataset.stateId) === 0 && document.body.dataset.turn === 'mine'")
     assert page.locator("#actions .action", has_text="move to 1,0").count() == 1
     # "wait" rolls a die: that move cannot be taken back, and the page says why
     _act_label(page, "wait")
-    page.wait_for_function("Number(document.body.dataset.stateId) >= 1")
+    page.wait_for_function("Number(document.body.dataset.stateId) >= 2 && document.body.dataset.turn === 'mine'")
     page.locator("#takeback-btn").click()
     page.wait_for_selector("#whynot:not([hidden])")
     assert "a die was rolled" in page.locator("#whynot").inner_text()
