@@ -497,6 +497,8 @@ def test_carrier_sent_home_drops_the_jewel():
     s.apply(("move", cell(1, 0)))
     s.apply(("roll",))
     assert s.pos[0] == STARTS[0] and s.jewel is None and not s.is_over()
+    # and the table is told (a mutant that dropped this line survived, seed 3)
+    assert "Player 1 drops the jewel; it returns to the dragon." in [e["text"] for e in s.events(0)]
 
 
 @pytest.mark.seed("dungeons-jewel:61.22")
