@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import finish_payment, give, at, position, sq, touch
+from .helpers import at, finish_payment, give, play, position, sq, touch
 
 
 @pytest.mark.seed("armies:362.1")
@@ -145,3 +145,30 @@ def test_disruption_counters_a_pending_play_whose_frame_was_read_back_from_a_doc
     finish_payment(st)
     assert at(st, "d7") is not None, "Rain of Arrows resolved although Disruption countered it"
     assert st.counts["rule:disrupted"] == [1, 0]
+
+
+def test_without_a_trace_may_remove_one_of_your_own_armies():
+    # kills cards.py:176 `kind == "enemy"` -> `kind <= "enemy"` (seed 3): "army" sorts before "enemy", so
+    # 'Target Army' was read as 'target enemy army' and one's own armies were refused
+    st = position({"e1": "K", "e8": "k", "d4": "Q", "d2": "R", "d7": "r"}, hands=(["Without a Trace"], []))
+    give(at(st, "d4"), "EEEE")
+    touch(st)
+    legal = st.legal_actions()
+    assert play(st, "Without a Trace", "d4", "d7") in legal
+    assert play(st, "Without a Trace", "d4", "d2") in legal  # "Target Army": any army but a General
+    st.apply(play(st, "Without a Trace", "d4", "d2"))
+    finish_payment(st)
+    assert at(st, "d2") is None
+
+
+def test_only_the_players_own_armies_are_offered_a_rest():
+    # kills rules.py:440 `a.seat == seat` -> `a.seat >= seat` (seed 3): White was offered Black's tired armies
+    st = position({"e1": "K", "e8": "k", "d1": "Q", "d8": "q"})
+    for square in ("d1", "d8"):
+        a = at(st, square)
+        give(a, "GG")
+        a.skill = [0] * 5
+    touch(st)
+    st.apply(("pass",))
+    rests = {a[1] for a in st.legal_actions() if a[0] == "rest"}
+    assert rests == {at(st, "d1").id}
