@@ -297,3 +297,20 @@ def test_respawn_fails_when_an_enemy_stays_within_three():
     bad.units[UNITS["RW"]].cell = sq(st, 5, 2)
     with pytest.raises(PropertyViolation, match="enemy 5 is 2 from the respawned sorcerer"):
         check_transition(before, action, bad, props)
+
+
+def test_a_shield_spent_on_a_shot_then_renewed_by_a_token_on_that_square_is_spent():
+    """Archers fire before a stop's pick-up: a unit whose invulnerability absorbs the shot and which then
+    picks up an Invulnerable token on that square is shielded again.  The archer-fire property once read
+    the new shield as the old one unused (a heuristic playout, seed 41710974, found it; the rules were
+    right), so the whole game must now pass every property."""
+    from ..conformance import check_playout
+
+    state = check_playout("blackfire", 41710974, variant="final", agent="heuristic", options={"max_turns": 60},
+                          every=50, leak_every=50)
+    assert state.is_over()
+    # the transition in question: the red warrior's shield took the green archer's shot on f7, and the
+    # Invulnerable token there gave it a new one
+    texts = [e["text"] for e in state.events(None)]
+    i = texts.index("The red warrior is invulnerable: the attack is absorbed.")
+    assert texts[i + 1] == "The red warrior picks up an Invulnerable token."
