@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from boardlab.games.wizards_labyrinth.board import token_list
 
-from .helpers import scenario, to_moves
+from .helpers import put, scenario, to_moves
 
 WIZARD = 0
 
@@ -78,3 +78,75 @@ def test_a_two_step_move_logs_the_tile_it_passed_through():
     moved = [e[4] for e in s._entries()[before:] if e[3].startswith("Hero 1 moves to")]
     assert moved and moved[0]["to"] == 2 and moved[0]["via"] == 1, moved
     assert h.pos == 2 and h.prev == 1
+
+
+def test_the_tower_stays_open_once_more_keys_are_found_than_it_needs():
+    # kills rules.py:171 `keys_taken >= keys_needed` -> `==` (seed 3): three key tiles, two keys open the
+    # tower (the final rules' default), and the third key found shut it again
+    s = scenario()
+    assert s.game.option_values["keys_needed"] == 2
+    for taken, open_ in ((1, False), (2, True), (3, True)):
+        s.keys_taken = taken
+        assert s.tower_open() is open_, taken
+
+
+def test_beta_playtest_traps_hurt_two_for_each_of_three_traps():
+    # kills combat.py:62 `trap_damage * traps` -> `**` (seed 3): with two traps 2 * 2 == 2 ** 2, so the rule's
+    # own test could not tell; three traps do 6, not 8
+    from .test_rule_clauses import fight
+
+    s = fight("beta-playtest", ("T", "T", "T"), [9])
+    assert s.hero(1).hp == 10 - 6 and not s.tokens[5]
+
+
+def test_using_sprint_is_logged_with_the_cards_name():
+    # kills heroes.py:85 `uses {a[1]}` -> `uses {a[0]}` (seed 3): "Hero 1 uses use"
+    s = scenario(variant="beta")
+    s.hero(1).hand = ["Sprint"]
+    to_moves(s)
+    before = len(s._entries())
+    s.apply(("use", "Sprint"))
+    assert "Hero 1 uses Sprint" in [e[3] for e in s._entries()[before:]]
+
+
+def test_the_wizard_is_told_which_cards_a_flipped_room_draws():
+    # kills rules.py:328 `', '.join(got) or 'nothing'` -> `and` (seed 3): the wizard's private line said
+    # "You draw nothing" while cards went into the hand
+    s = scenario()
+    rooms = s.game.content.rooms
+    c = next(i for i, t in enumerate(s.tiles) if t and t[0] == "r" and rooms[int(t[1:])][0] > 0)
+    hand = list(s.whand)
+    s.flip_tile(c)
+    got = s.whand[len(hand):]
+    assert got
+    mine = [e["text"] for e in s.events(WIZARD)]
+    assert f"You draw {', '.join(got)}" in mine, mine[-2:]
+
+
+def test_switcheroo_under_the_rage_without_a_tower_entrance_measures_from_the_ring():
+    # kills wizard.py:177 `goal is None` -> `goal is not None` (seed 3): with no entrance (option
+    # tower_entrance off) the reach of a Switcheroo under the Rage is measured from the tower's ring; the
+    # mutant measured from no square at all
+    from boardlab.engine.state import Prompt
+
+    s = scenario(tower_entrance=False)
+    assert s.entrance_cell() is None
+    put(s, 4, "T")
+    put(s, 24, "X")
+    put(s, 20, "m1")
+    s.removed[15] = s.removed[21] = True  # A5 (cell 20) is cut off from the rest
+    got = s._l_switch_token(Prompt(WIZARD, "switch_token", {"seat": 1}))
+    assert got == [("token", 4, 0), ("token", 24, 0)]
+
+
+def test_the_whirlwind_push_event_names_the_room_the_hero_is_blown_to():
+    # kills wizard.py:212 `"to": a[1]` -> `a[0]` (seed 3): the event's data said "push"
+    s = scenario()
+    s.whand = ["Whirlwind"]
+    s.mana = s.mana_left = 5
+    s._legal = None
+    s.apply(("play", "Whirlwind"))
+    s.apply(("target", 0))
+    s.apply(("push", 1))
+    blown = [e["data"] for e in s.events(None) if e["text"].startswith("Hero ") and " is blown to " in e["text"]]
+    assert blown and blown[0]["to"] == 1, blown
