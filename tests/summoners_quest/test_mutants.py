@@ -4,6 +4,7 @@ dispositions in benchmarks/mutation_dispositions.json)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from .helpers import fresh, put
 
@@ -249,3 +250,94 @@ def test_the_discard_to_draw_event_names_the_card_discarded():
     st.apply(("discard_draw", "gust"))
     line = [e for e in st.events(1) if e["text"] == "Player 1 discards Gust of Wind to draw."]
     assert [e["data"] for e in line] == [{"seat": 0, "discard": "gust"}]
+
+
+def test_a_board_file_needs_exactly_32_ring_spaces():
+    # kills board.py:56 `len(ring) != RING` -> `len(ring) > RING` (seed 5): a ring of 31 spaces was accepted
+    import copy
+
+    import pytest
+
+    from boardlab.engine import ContentError
+    from boardlab.games.summoners_quest.board import Board
+
+    doc = json.loads((Path(__file__).resolve().parents[2] / "boardlab/games/summoners_quest/data/board.json")
+                     .read_text(encoding="utf-8"))
+    short = copy.deepcopy(doc)
+    short["ring"] = short["ring"][:-1]
+    with pytest.raises(ContentError, match="exactly 32 spaces"):
+        Board(short, "short.json")
+
+
+def test_a_summons_label_names_its_owner_from_one():
+    # kills effects.py:448 `(P{m.owner + 1})` -> `(P{m.owner | 1})` (seed 5): player 2's summons read "(P1)"
+    st = fresh(3)
+    names = {seat: st.label(put(st, seat, card, 8 * seat + 1)) for seat, card in ((0, "fenrir"), (1, "sleipnir"), (2, "draugr"))}
+    assert [names[s].rsplit(" ", 1)[1] for s in range(3)] == ["(P1)", "(P2)", "(P3)"], names
+
+
+def test_the_opening_roll_line_names_each_player_from_one():
+    # kills rules.py:100 `Player {s + 1} {r}` -> `Player {s << 1} {r}` (seed 5)
+    from boardlab.engine import make
+
+    st = make("summoners-quest", players=3).new_state(0)
+    line = next(t for t in _texts(st) if t.startswith("Turn order: each rolls"))
+    assert [part.rsplit(" ", 2)[-2] for part in line.split("first: ", 1)[1].split(", ")] == ["1", "2", "3"], line
+
+
+def test_the_win_line_names_the_winner_from_one():
+    # kills rules.py:172 `Player {seat + 1} wins` -> `Player {seat / 1} wins` (seed 5): "Player 1.0 wins"
+    st = fresh(3)
+    st.eliminate(0)
+    st.eliminate(2)
+    assert st.is_over()
+    assert any(t.startswith("Player 2 wins: ") for t in _texts(st)), _texts(st)[-3:]
+
+
+def test_a_trap_victim_choice_read_back_from_a_state_document_offers_the_same_choice():
+    # kills rules.py:196 `kind == "trap_victim"` -> `kind is "trap_victim"` (seed 5): a prompt read back from a
+    # document holds an equal but distinct string, and the choice vanished (as Armies' rules.py:371 did)
+    from boardlab.engine.state import State
+
+    from .helpers import rolled
+
+    st = fresh()
+    s = put(st, 0, "talos", 0)
+    for pile in (st.deck.draw_pile, st.deck.discard_pile):
+        if "pitfall" in pile:
+            pile.remove("pitfall")
+    st.traps[5] = ["pitfall", 1]
+    rolled(st, 5, 5)
+    st.apply(("move", "B" + s[1:], 5, -1))
+    assert st.stack[-1].kind == "trap_victim"
+    st.forget_history()  # a position built by hand is saved without its history
+    doc = json.loads(json.dumps(st.to_json()))
+    back = State.from_json(doc, st.game)
+    assert back.stack[-1].kind == "trap_victim"
+    assert set(back.legal_actions()) == set(st.legal_actions()) == {("victim", "P0"), ("victim", s)}
+
+
+def test_a_summon_on_a_gate_space_may_not_move_backwards():
+    # kills rules.py:242 `p < 32` -> `p < 33` (seed 5): a summon on the first gate (space 32) was offered a
+    # backward move out of the centre
+    from .helpers import rolled
+
+    st = fresh()
+    st.gates = 0b1111
+    s = put(st, 0, "fenrir", 32)
+    rolled(st, 1, 2)
+    moves = [a for a in st.legal_actions() if a[0] == "move" and a[1] == s]
+    assert moves and not any(a[3] == -2 for a in moves), moves
+
+
+def test_a_summoner_moving_with_its_summon_onto_its_own_temple_gains_its_mana():
+    # kills rules.py:276 `max(1, roll // 2)` -> `max(2, roll // 2)` (seed 5): the temple check walked two steps
+    # for a one-step move together, so stepping onto one's own temple gave nothing
+    from .helpers import rolled
+
+    st = fresh()
+    s = put(st, 0, "einherjar", 31)
+    st.pos[0] = 31
+    rolled(st, 1, 1)
+    st.apply(("move", "B" + s[1:], 0, -1))
+    assert st.pos[0] == 0 and st.mana[0] == 8
