@@ -5,7 +5,9 @@ event's data.  The sampled mutation runs found many surviving mutants of one kin
 turned into ``{seat ^ 1}``, ``{seat * 1}`` or ``{seat + 0}`` on lines only one seat's tests ever read.
 This check plays seeded random games of every variant at the smallest and largest player counts and
 compares, for every line that begins with a seat's name (``Game.seat_names()``, without a parenthesis)
-and carries a ``seat`` in its data, the name with that seat's.  Lines about someone else ("Switcheroo:
+and carries a ``seat`` (or a ``winner``) in its data, the name with that seat's.  Where seats are named
+"Player N", every "Player N" anywhere in a line, public or private, must number a seat (1 to the
+player count): "Player 0", "Player 1.0" and "Player 4" of three are caught wherever they stand.  Lines about someone else ("Switcheroo:
 ...", "The white General ...") do not begin with a seat's name and are not read."""
 
 from __future__ import annotations
@@ -33,20 +35,35 @@ def _configs(gid: str):
             yield variant.name, players
 
 
+NUMBERED = re.compile(r"\bPlayer (\S+?)(?=[\s.,:;'!)]|$)")
+
+
 def _mismatches(game, st) -> tuple[int, list[str]]:
     names = _names(game)
     pattern = re.compile(r"^(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b")
+    numbered = any(re.fullmatch(r"Player \d+", n) for n in names)
     read, bad = 0, []
     for entry in st._entries():
         text, data = entry[3], entry[4]
-        if not isinstance(data, dict) or not isinstance(data.get("seat"), int) or not text:
+        private = entry[6] if len(entry) > 6 else None
+        if numbered:
+            # wherever a line numbers a player ("Turn order: Player 2, Player 3"), the number is a seat's
+            for t in (text, private):
+                for m in NUMBERED.finditer(t or ""):
+                    read += 1
+                    if m.group(1) not in {str(s + 1) for s in range(game.players)}:
+                        bad.append(f"{t!r} numbers a player {m.group(1)!r}")
+        if not isinstance(data, dict) or not text:
+            continue
+        seat = data.get("seat", data.get("winner"))
+        if not isinstance(seat, int):
             continue
         m = pattern.match(text)
         if m is None:
             continue
         read += 1
-        if m.group(1) != names[data["seat"]]:
-            bad.append(f"{text!r} with seat {data['seat']} ({names[data['seat']]})")
+        if m.group(1) != names[seat]:
+            bad.append(f"{text!r} with seat {seat} ({names[seat]})")
     return read, bad
 
 
