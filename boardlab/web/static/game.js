@@ -50,6 +50,16 @@
   /* under the board: the key to its short codes (the Dungeon's Jewel's Mo, Fl, Qu...) */
   parts.codes = h("p", { id: "codes", class: "board-codes", hidden: true });
   parts.boards.after(parts.codes);
+  /* on a phone the board is pinned at the top while the side column scrolls under it: a button
+     scrolled into view (focus, the arrow keys, a tap) must come out below it, not under it, where a
+     tap lands on a board square (the second fresh trial, issue 44). The pinned height is kept in
+     --pinned-board, which app.css gives the side column's controls as their scroll-margin-top. */
+  const pinnedHeight = () => {
+    const b = parts.boards, pinned = getComputedStyle(b).position === "sticky" && window.innerWidth <= 860;
+    document.documentElement.style.setProperty("--pinned-board", pinned ? Math.ceil(b.getBoundingClientRect().height) + "px" : "0px");
+  };
+  if (typeof ResizeObserver === "function") new ResizeObserver(pinnedHeight).observe(parts.boards);
+  window.addEventListener("resize", pinnedHeight);
   parts.legend = h("div", { id: "legend", class: "legend-box", hidden: true });
   parts.panels.after(parts.legend);  /* in the side column: on a phone the board above stays short */
   const live = h("div", { id: "announce", class: "sr-only", "aria-live": "polite", role: "status" });
