@@ -245,3 +245,26 @@ def test_the_labyrinths_card_labels_say_what_the_card_does():
     sc = g.scene(s.view(0), acts)
     assert any(t["label"] == label for t in sc["targets"] if t["action"] == acts.index(a))
     assert card.type in ("monster", "trap", "spell")
+
+
+def test_the_labyrinths_loot_choice_names_the_card_to_the_hero_who_sees_it_and_to_nobody_else():
+    """The second fresh trial (issue 44): the loot choice read "card 1 to Hero 1", "card 2 to Hero 1".
+    The heroes see the offer (their view's prompt holds the cards), so the hero's scene names each card
+    and what it does; the wizard, who may not learn a loot card in a hand, gets no such label, and the
+    label every seat shares (``describe``, shown in the history to any seat) stays blind."""
+    g, s = _walk("wizards-labyrinth", lambda g, s: _kind(s) == "loot", players=3)
+    assert _kind(s) == "loot"
+    hero, acts = s.current_seat(), s.legal_actions()
+    offer = s.view(hero)["state"]["prompt"]["cards"]
+    labels = g.scene(s.view(hero), acts)["action_labels"]
+    for i, a in enumerate(acts):
+        assert a[0] == "take"
+        assert labels[str(i)].startswith(f"{offer[a[1]]}") and labels[str(i)].endswith(")"), labels[str(i)]
+        assert f"to Hero {a[2]} (" in labels[str(i)], labels[str(i)]
+        assert s.describe(a) == f"card {a[1] + 1} to Hero {a[2]}"  # the shared label names no card
+    targets = {t["action"]: t["label"] for t in g.scene(s.view(hero), acts)["targets"]}
+    assert all(targets[i].startswith(offer[a[1]]) for i, a in enumerate(acts))
+    # the wizard's view holds no offer: even given the actions, its scene names nothing
+    wiz = g.scene(s.view(0), acts)
+    assert "cards" not in s.view(0)["state"]["prompt"] and "action_labels" not in wiz
+    assert not any(name in t["label"] for t in wiz["targets"] for name in offer)

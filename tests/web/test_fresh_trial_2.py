@@ -50,3 +50,36 @@ def test_on_a_phone_no_action_button_is_under_the_pinned_board(server, pages):  
     assert page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#actions .action')",
                          [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
     assert not pages.errors, pages.errors
+
+
+def test_the_labyrinths_loot_buttons_name_the_offered_cards(server, pages):  # noqa: F811
+    """The loot choice's buttons read "card 1 to Hero 1"; a hero, who sees the offer, now reads the card's
+    name and what it does (the scene's action_labels; the shared label stays blind for the wizard)."""
+    import random
+
+    from .test_browser_stacks import _act, _snap
+    from .test_game_site import _match
+
+    r = _match(server, "wizards-labyrinth", [{"kind": "human"}] * 3, seed=1, players=3)
+    rnd = random.Random(1)
+    for _ in range(600):
+        acting = _snap(server, r, 0)["acting"]
+        s = _snap(server, r, acting)
+        if (s["view"]["state"]["prompt"] or {}).get("kind") == "loot":
+            break
+        _act(server, r, acting, s, rnd.randrange(len(s["actions"])))
+    else:
+        raise AssertionError("no loot choice")
+    offer = s["view"]["state"]["prompt"]["cards"]
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][acting]["link"])
+    wait_turn(page, "mine")
+    texts = page.locator("#actions .action .action-label").all_inner_texts()
+    assert len(texts) == len(s["actions"]) and not any(t.startswith("card ") for t in texts), texts
+    for a, t in zip(s["actions"], texts):
+        assert t.startswith(offer[a["action"][1]]) and f"to Hero {a['action'][2]} (" in t, (t, offer)
+    # the filter finds a card by its name
+    page.keyboard.press("/")
+    page.locator("#filter").fill(offer[0].lower())
+    assert page.locator("#actions .action").count() >= 1
+    assert not pages.errors, pages.errors

@@ -158,6 +158,7 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "panels": panels,
         "targets": targets,
         "why_not": why_not,
+        **({"action_labels": labels} if (labels := action_labels(game, st, actions)) else {}),
         **({"hint": hint} if hint else {}),
         **({"over_note": over_note} if over_note else {}),
     }
@@ -467,6 +468,21 @@ CELL_WORDS = {"tower": "raise the tower at {}", "key": "hide a key tile at {}", 
               "target": "target {}", "push": "blow the hero to {}", "retreat": "retreat to {}", "move": "move to {}"}
 
 
+def _offer_name(offer: Sequence[str], i: int) -> str:
+    """Offered card ``i`` by its name, with its place when the offer holds the name twice."""
+    return offer[i] + (f" (card {i + 1})" if offer.count(offer[i]) > 1 else "")
+
+
+def action_labels(game: Any, st: dict[str, Any], actions: Sequence[tuple]) -> dict[str, str]:
+    """Labels for the action list that only this seat's view can give (the scene's ``action_labels``,
+    by action index). The loot choice's action reads "card 1 to Hero 1" (``describe`` is the same for
+    every seat, and the wizard may not learn a loot card's name), so a hero, who sees the offer, gets
+    "Long Sword to Hero 1 (plus two to all your combat rolls)" (the second fresh trial, issue 44)."""
+    offer = (st["prompt"] or {}).get("cards") or []
+    return {str(i): f"{_offer_name(offer, a[1])} to Hero {a[2]}" + card_gist(game, offer[a[1]])
+            for i, a in enumerate(actions) if a[0] == "take" and a[1] < len(offer)}
+
+
 def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any, name: Any, gist: Any = lambda n: "") -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     seen: set[tuple] = set()
@@ -507,7 +523,8 @@ def _targets(st: dict[str, Any], actions: Sequence[tuple], cid: Any, name: Any, 
         elif k == "keep" and a[1] in offer:
             add(i, [f"card:open-{offer.index(a[1])}"], f"keep {a[1]}" + gist(a[1]))
         elif k == "take":
-            add(i, [f"card:offer-{a[1]}", f"item:hero{a[2]}"], f"card to Hero {a[2]}")
+            add(i, [f"card:offer-{a[1]}", f"item:hero{a[2]}"],
+                f"{_offer_name(offer, a[1])} to Hero {a[2]}" if a[1] < len(offer) else f"card to Hero {a[2]}")
         elif k in ("use", "boost") and a[1] in hand:
             add(i, [f"card:h{prompt['seat']}-{hand.index(a[1])}"], f"{k} {a[1]}" + (gist(a[1]) if k == "use" else ""))
         elif k == "give" and a[2] in hand:

@@ -282,6 +282,10 @@
   B.afterRefit = () => { if (snap && !passing) { paint(); B.initRoving(document.querySelector(".table")); } };
   function paint(hint) { B.paintClicks(document.querySelector(".table"), clicker, hint); B.paintClicks(parts.panels, clicker, hint); }
 
+  /* an action's label, or the scene's own for it: what only this seat's view can say (the Labyrinth's
+     loot choice names the offered card to a hero, where the shared label reads "card 1 to Hero 1") */
+  function labelOf(a) { const own = snap && snap.scene && snap.scene.action_labels; return (own && own[a.index]) || a.label; }
+
   function renderActions() {
     const box = $("actions"), title = $("actions-title"), filter = $("filter");
     box.replaceChildren();
@@ -302,7 +306,7 @@
     filter.hidden = s.actions.length < 12 && !filter.value && filter.dataset.opened !== key;
     const q = filter.value.trim().toLowerCase();
     const byAction = new Map((s.scene.targets || []).map(t => [t.action, t]));
-    const shown = s.actions.filter(a => !q || a.label.toLowerCase().includes(q));
+    const shown = s.actions.filter(a => !q || labelOf(a).toLowerCase().includes(q));
     if (q && !shown.length) {
       box.appendChild(h("p", { class: "empty no-match", role: "status" }, `No action matches “${filter.value.trim()}”. `,
         h("button", { class: "btn small", type: "button", id: "filter-clear", onclick: () => { filter.value = ""; renderActions(); filter.focus(); } }, "Clear the filter")));
@@ -321,7 +325,7 @@
     for (const [k, v] of [...groups]) if (v.length < GROUP_MIN || listedGroups.has(key + "|" + k)) groups.delete(k);
     const drawn = new Set();
     for (const a of s.actions) {
-      if (q && !a.label.toLowerCase().includes(q)) continue;
+      if (q && !labelOf(a).toLowerCase().includes(q)) continue;
       const t = byAction.get(a.index);
       const g = t && t.clicks && groups.get(t.clicks[0]);
       if (g) {
@@ -329,7 +333,7 @@
         continue;
       }
       const btn = h("button", { class: "action" + (t ? " has-target" : ""), type: "button", "data-index": a.index, onclick: () => act(a.index) },
-        h("span", { class: "action-label", text: a.label }), t ? h("span", { class: "pin", title: "Also clickable on the board", text: "◎" }) : null);
+        h("span", { class: "action-label", text: labelOf(a) }), t ? h("span", { class: "pin", title: "Also clickable on the board", text: "◎" }) : null);
       if (t) {  /* pointing at or focusing an action highlights its square */
         btn.addEventListener("mouseenter", () => paint(t.clicks));
         btn.addEventListener("mouseleave", () => paint());
@@ -343,7 +347,7 @@
   const GROUP_MIN = 8;
   const listedGroups = new Set();  /* decision|first click: the groups the player opened */
   function groupEntry(first, acts, key) {
-    const labels = acts.map(a => a.label);
+    const labels = acts.map(labelOf);
     let pre = labels.reduce((p, l) => { let i = 0; while (i < p.length && p[i] === l[i]) i++; return p.slice(0, i); });
     pre = pre.slice(0, pre.lastIndexOf(" ") + 1).trim() || labels[0];
     const pick = h("button", { class: "group-pick", type: "button", "data-first": first, onclick: () => {
