@@ -83,3 +83,22 @@ def test_the_labyrinths_loot_buttons_name_the_offered_cards(server, pages):  # n
     page.locator("#filter").fill(offer[0].lower())
     assert page.locator("#actions .action").count() >= 1
     assert not pages.errors, pages.errors
+
+
+def test_the_prompt_has_no_disclosure_triangle(server, pages):  # noqa: F811
+    """A "▸" before the prompt ("▸ Jump to the next portal?") looked like a disclosure that opened
+    nothing (the second fresh trial); the prompt is marked by a bar instead, and does not look clickable."""
+    from .test_game_site import _vs_bot
+
+    r = _vs_bot(server, "summoners-quest")
+    page = pages.new(width=390, height=844)
+    page.goto(server.base + r["seats"][0]["link"])
+    wait_turn(page, "mine")
+    prompt = page.locator("#prompt")
+    assert prompt.is_visible() and prompt.inner_text().strip()
+    before, after, cursor = page.evaluate("""() => { const p = document.getElementById('prompt');
+      return [getComputedStyle(p, '::before').content, getComputedStyle(p, '::after').content, getComputedStyle(p).cursor]; }""")
+    for glyph in "▸▹►▶▾▼":
+        assert glyph not in before and glyph not in after and glyph not in prompt.inner_text(), (before, after)
+    assert cursor != "pointer"
+    assert not pages.errors, pages.errors
