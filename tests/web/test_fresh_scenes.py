@@ -268,3 +268,22 @@ def test_the_labyrinths_loot_choice_names_the_card_to_the_hero_who_sees_it_and_t
     wiz = g.scene(s.view(0), acts)
     assert "cards" not in s.view(0)["state"]["prompt"] and "action_labels" not in wiz
     assert not any(name in t["label"] for t in wiz["targets"] for name in offer)
+
+
+def test_summoners_quest_names_the_portals_of_a_jump():
+    """The second fresh trial (issue 44): "Jump to the next portal?" did not say which portal; the prompt
+    names where the piece stands and where the jump lands (clockwise), as the jump then does."""
+    def at_portal(g, s):
+        seat = s.current_seat()
+        return seat is not None and (s.view(seat)["state"].get("prompt_data") or {}).get("kind") == "portal"
+
+    g, s = _walk("summoners-quest", at_portal, players=2)
+    assert at_portal(g, s)
+    seat, names = s.current_seat(), g.board.names
+    pr = s.view(seat)["state"]["prompt_data"]
+    ask = g.scene(s.view(seat), s.legal_actions())["prompt"]
+    ports = g.board.portals
+    there = ports[(ports.index(pr["space"]) + 1) % len(ports)]
+    assert ask == f"Jump from {names[pr['space']]} to the next portal, {names[there]}?", ask
+    s.apply(("jump",))
+    assert any(f"to {names[there]}." in e["text"] for e in s.events(seat)[-3:]), s.events(seat)[-3:]

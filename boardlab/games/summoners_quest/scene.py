@@ -173,6 +173,11 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
                 c["why_not"] = why_not[f"card:{c['id']}"]
     prompt = st.get("prompt_data")
     ask = PROMPTS.get(prompt["kind"] if prompt else st.get("phase", ""), "")
+    if prompt and prompt["kind"] == "portal" and prompt.get("space") in board.portals:
+        # name the portals (the second fresh trial, issue 44): the jump goes clockwise to the next one
+        here = board.portals.index(prompt["space"])
+        there = board.portals[(here + 1) % len(board.portals)]
+        ask = f"Jump from {board.names[prompt['space']]} to the next portal, {board.names[there]}?"
     if st.get("dice") and not prompt and st.get("phase") == "move":
         ask += f" (rolled {sum(st['dice'])})"
     return {
