@@ -150,3 +150,36 @@ def test_the_whirlwind_push_event_names_the_room_the_hero_is_blown_to():
     s.apply(("push", 1))
     blown = [e["data"] for e in s.events(None) if e["text"].startswith("Hero ") and " is blown to " in e["text"]]
     assert blown and blown[0]["to"] == 1, blown
+
+
+def test_a_ten_sided_trap_die_is_named_in_words():
+    # kills combat.py:16 `10: "ten"` -> `9: "ten"` (seed 4): option trap_die runs 2-20, and a d10 read
+    # "10-sided" while a d9 read "ten-sided"
+    from boardlab.games.wizards_labyrinth.combat import die_words
+
+    assert [die_words(n) for n in (4, 6, 8, 9, 10, 12, 20)] == [
+        "four-sided", "six-sided", "eight-sided", "9-sided", "ten-sided", "twelve-sided", "twenty-sided"]
+
+
+def test_the_rage_keeps_a_tile_where_a_hero_stands_on_a_dropped_key():
+    # kills rules.py:208 `occupied | keys` -> `occupied ^ keys` (seed 4): a tile both occupied and holding a
+    # dropped key fell out of the tiles that must stay reachable
+    from .test_rage import raging
+
+    s = raging(removed=[15], heroes={1: 20, 2: 20})
+    s.dropped_keys[20] = 1  # (a hero standing there picks a key up at his next move; the search must not care)
+    cells = set(s.rage_removable())
+    assert 20 not in cells and 21 not in cells and 22 in cells
+
+
+def test_a_room_that_takes_cards_from_an_empty_hand_asks_for_nothing():
+    # kills rules.py:329 `draw < 0 and self.whand` -> `or` (seed 4): with an empty hand a -1 room wrote
+    # "The wizard discards " with nothing after it
+    s = scenario()
+    rooms = s.game.content.rooms
+    c = next(i for i, t in enumerate(s.tiles) if t and t[0] == "r" and rooms[int(t[1:])][0] < 0)
+    assert s.whand == []
+    before = len(s._entries())
+    s.flip_tile(c)
+    assert not any(t.startswith("The wizard discards") for t in (e[3] for e in s._entries()[before:]))
+    assert not any(p.kind == "discard" for p in s.stack)
