@@ -257,7 +257,9 @@
        square that can be chosen, else the first action; never left on <body> */
     const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
     const decision = myTurn() && (focusNext || wasTurn !== "mine" || wasState !== String(s.state_id));
-    if (decision && (focusNext || (lost && lastFocusWasGame))) {
+    /* a page that nothing on it has had the focus yet (just opened by "Play now" in the lobby) counts
+       as the game's: its first decision takes the focus rather than leaving it on <body> */
+    if (decision && (focusNext || (lost && (lastFocusWasGame || !everFocused)))) {
       focusNext = false;
       /* the square that can be chosen nearest to where the player was on the board (their last square),
          else the first one, else the first action */
@@ -275,8 +277,8 @@
     if (decision) B.bringIntoBox([...document.querySelectorAll("#boards .cell.can-click, #boards .item.can-click")]);
     else if (s.over && wasTurn !== "over") B.bringIntoBox([...document.querySelectorAll("#boards .cell.marked")]);
   }
-  let lastFocusWasGame = false;
-  document.addEventListener("focusin", ev => { lastFocusWasGame = !!(ev.target.closest && ev.target.closest(".game-layout")); });
+  let lastFocusWasGame = false, everFocused = false;
+  document.addEventListener("focusin", ev => { everFocused = true; lastFocusWasGame = !!(ev.target.closest && ev.target.closest(".game-layout")); });
 
   B.refitAll = () => { if (snap && !passing && !hist) render(); };
   B.afterRefit = () => { if (snap && !passing) { paint(); B.initRoving(document.querySelector(".table")); } };

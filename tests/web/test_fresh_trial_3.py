@@ -1,0 +1,33 @@
+"""Browser: keyboard details from the second fresh trial (issue 44, docs/web.md).
+
+"Play now" in the lobby puts the focus on the first decision, not on the page; Enter in the filter
+with one match moves to it; the page says that the arrow keys work on the board.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_browser import browser, pages, server, wait_turn  # noqa: F401  (fixtures)
+from .test_fresh_trial import _sq_with_a_trap_card
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+_FOCUS = """() => { const a = document.activeElement; if (!a || a === document.body) return 'body';
+  return a.matches('#actions .action, #actions .group-pick, .table .cell.can-click') ? 'decision' : (a.id || a.className || a.tagName); }"""
+
+
+def test_play_now_puts_the_focus_on_the_first_decision(server, pages):  # noqa: F811
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + "/?game=summoners-quest")
+    page.wait_for_selector('.game-card.selected[data-game="summoners-quest"]')
+    page.locator("#create").click()
+    page.wait_for_selector("#created:not([hidden])")
+    assert page.locator("#hotseat").inner_text() == "Play now"
+    page.locator("#hotseat").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/game/**")
+    wait_turn(page, "mine")
+    page.wait_for_function(f"({_FOCUS})() === 'decision'", timeout=5000)
+    assert page.evaluate(_FOCUS) == "decision"
+    assert not pages.errors, pages.errors
