@@ -31,3 +31,34 @@ def test_play_now_puts_the_focus_on_the_first_decision(server, pages):  # noqa: 
     page.wait_for_function(f"({_FOCUS})() === 'decision'", timeout=5000)
     assert page.evaluate(_FOCUS) == "decision"
     assert not pages.errors, pages.errors
+
+
+def _unique_label(labels):
+    for lab in labels:
+        if sum(lab.lower() in o.lower() for o in labels) == 1:
+            return lab
+    raise AssertionError(labels)
+
+
+def test_enter_in_the_filter_with_one_match_moves_to_it_and_a_second_enter_plays_it(server, pages):  # noqa: F811
+    r, s, _ = _sq_with_a_trap_card(server)
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    wait_turn(page, "mine")
+    page.locator("#actions .group-list").first.click()
+    labels = page.locator("#actions .action .action-label").all_inner_texts()
+    one = _unique_label(labels)
+    filt = page.locator("#filter")
+    filt.fill("zzz no such action")
+    filt.press("Enter")
+    assert page.locator("#actions .no-match").is_visible()
+    assert page.evaluate("document.activeElement.id") == "filter"
+    filt.fill(one)
+    assert page.locator("#actions .action").count() == 1
+    filt.press("Enter")
+    assert page.evaluate("document.activeElement.matches('#actions .action')")
+    assert page.evaluate("document.activeElement.textContent").startswith(one)
+    before = int(page.evaluate("document.body.dataset.stateId"))
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
+    assert not pages.errors, pages.errors

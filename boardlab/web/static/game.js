@@ -774,6 +774,14 @@
   document.querySelector(".table").addEventListener("click", onBoardClick);
   parts.panels.addEventListener("click", onBoardClick);
   $("filter").addEventListener("input", renderActions);
+  /* Enter in the filter with exactly one match moves the focus to it (a second Enter plays it); with
+     none or several it does nothing (the "no match" note says why) */
+  $("filter").addEventListener("keydown", ev => {
+    if (ev.key !== "Enter") return;
+    ev.preventDefault();
+    const found = [...$("actions").querySelectorAll("button.action")];
+    if (found.length === 1) found[0].focus();
+  });
   $("rules-btn").addEventListener("click", openRules);
   $("drawer-close").addEventListener("click", closeRules);
   /* Tab stays in the open drawer (its first and last controls wrap around) */
