@@ -62,3 +62,16 @@ def test_enter_in_the_filter_with_one_match_moves_to_it_and_a_second_enter_plays
     page.keyboard.press("Enter")
     page.wait_for_function(f"Number(document.body.dataset.stateId) > {before}")
     assert not pages.errors, pages.errors
+
+
+def test_the_page_says_the_arrow_keys_move_on_the_board(server, pages):  # noqa: F811
+    r, s, _ = _sq_with_a_trap_card(server)
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][0]["link"])
+    wait_turn(page, "mine")
+    hint = page.locator("#keys-hint")
+    assert hint.is_visible()
+    text = hint.inner_text()
+    assert "arrow keys" in text and "board" in text and "/" in text, text
+    assert float(hint.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 11
+    assert not pages.errors, pages.errors
