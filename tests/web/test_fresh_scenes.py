@@ -287,3 +287,34 @@ def test_summoners_quest_names_the_portals_of_a_jump():
     assert ask == f"Jump from {names[pr['space']]} to the next portal, {names[there]}?", ask
     s.apply(("jump",))
     assert any(f"to {names[there]}." in e["text"] for e in s.events(seat)[-3:]), s.events(seat)[-3:]
+
+
+def test_summoners_quest_warns_the_trap_owner_of_a_move_onto_their_own_trap():
+    """The second fresh trial (issue 44): a move onto the player's own face-down trap gave no warning. The
+    owner's action list says so (the scene's ``action_labels``); another seat's view, and the shared
+    label (``describe``, which the history shows to every seat), do not."""
+    from boardlab.games.summoners_quest.scene import OWN_TRAP
+
+    def onto_own_trap(g, s):
+        seat = s.current_seat()
+        if seat is None:
+            return False
+        mine = {t["space"] for t in s.view(seat)["state"]["traps"] if t["owner"] == seat}
+        return any(a[0] == "move" and a[2] in mine for a in s.legal_actions())
+
+    for seed in range(1, 40):
+        g, s = _walk("summoners-quest", onto_own_trap, seed=seed, players=2)
+        if onto_own_trap(g, s):
+            break
+    else:
+        raise AssertionError("no move onto one's own trap")
+    seat, acts = s.current_seat(), s.legal_actions()
+    labels = g.scene(s.view(seat), acts)["action_labels"]
+    mine = {t["space"] for t in s.view(seat)["state"]["traps"] if t["owner"] == seat}
+    onto = [i for i, a in enumerate(acts) if a[0] == "move" and a[2] in mine]
+    assert onto and set(labels) == {str(i) for i in onto}, (labels, onto)
+    for i in onto:  # the shared label, then the warning
+        assert labels[str(i)] == s.describe(acts[i]) + OWN_TRAP, (labels[str(i)], s.describe(acts[i]))
+        assert "trap" not in s.describe(acts[i])
+    other = g.scene(s.view(1 - seat), acts)
+    assert "action_labels" not in other and not any("own trap" in t["label"] for t in other["targets"])

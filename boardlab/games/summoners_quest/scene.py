@@ -189,9 +189,38 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         "targets": targets,
         "why_not": why_not,
         **({"hint": hint} if hint else {}),
+        **({"action_labels": labels} if (labels := action_labels(game, view, actions)) else {}),
         "codes": compass_codes(board),
         **({"out": "Your summoner is defeated: you are out of this game."} if _is_out(view) else {}),
     }
+
+
+OWN_TRAP = " (your own trap is here: it catches you too)"
+
+
+def action_labels(game: Game, view: dict[str, Any], actions: Sequence[tuple]) -> dict[str, str]:
+    """Labels for the action list that only this seat's view can give (the scene's ``action_labels``,
+    by action index): a move onto the seat's own face-down trap says so (the second fresh trial, issue
+    44: the move gave no warning). Only the owner knows the trap's card, and ``describe`` is the same
+    for every seat (the history shows it to all), so the note lives here. The rest of the label is
+    ``describe``'s, from the view."""
+    st = view.get("state") or {}
+    seat = view.get("seat")
+    if seat is None or seat != st.get("active"):
+        return {}
+    mine = {t["space"] for t in st.get("traps", []) if t["owner"] == seat}
+    if not mine:
+        return {}
+    board, gates = game.board, st.get("gates") or []
+    out = {}
+    for i, a in enumerate(actions):
+        if a[0] != "move" or a[2] not in mine:
+            continue
+        who = "summoner" if a[1] == "P" else _piece(st, a[1])
+        gate = a[3] >= 0 and " through gate %d" % (a[3] + 1) + ("" if a[3] < len(gates) and gates[a[3]] else " (open it)")
+        how = " backwards" if a[3] == -2 else gate or ""
+        out[str(i)] = f"move {who}{how} to {board.names[a[2]]}{_fight(st, a[2])}{OWN_TRAP}"
+    return out
 
 
 def _is_out(view: dict[str, Any]) -> bool:
