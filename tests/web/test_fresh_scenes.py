@@ -318,3 +318,23 @@ def test_summoners_quest_warns_the_trap_owner_of_a_move_onto_their_own_trap():
         assert "trap" not in s.describe(acts[i])
     other = g.scene(s.view(1 - seat), acts)
     assert "action_labels" not in other and not any("own trap" in t["label"] for t in other["targets"])
+
+
+def test_the_labyrinths_key_explains_room_values_and_hero_marks():
+    """The second fresh trial (issue 44): room labels like "+2/-1" and a hero's "(stuck)" were not in the
+    Key. The scene's ``key_notes`` explain the ones on the board now, to every seat."""
+    from boardlab.games.wizards_labyrinth.scene import HERO_NOTES, ROOM_NOTE
+
+    def stuck(g, s):
+        st = s.view(0)["state"]
+        return any(h["alive"] and h["stuck"] for h in st["heroes"]) and any(
+            t["state"] == "up" and t.get("kind") == "room" for t in st["tiles"])
+
+    g, s = _walk("wizards-labyrinth", stuck, seed=2, players=3)
+    assert stuck(g, s)
+    for seat in (0, 1, 2):
+        notes = g.scene(s.view(seat), ())["key_notes"]
+        assert ROOM_NOTE in notes and HERO_NOTES["stuck"] in notes, notes
+        assert "+2/-1" in ROOM_NOTE and "(stuck)" in HERO_NOTES["stuck"]
+    first = g.new_state(1)  # nothing flipped, nobody marked: no notes
+    assert "key_notes" not in g.scene(first.view(0), ())

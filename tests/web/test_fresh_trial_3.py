@@ -75,3 +75,29 @@ def test_the_page_says_the_arrow_keys_move_on_the_board(server, pages):  # noqa:
     assert "arrow keys" in text and "board" in text and "/" in text, text
     assert float(hint.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 11
     assert not pages.errors, pages.errors
+
+
+def test_the_labyrinths_key_explains_the_room_labels(server, pages):  # noqa: F811
+    """The Key lists the scene's key_notes under the pieces: what "+2/-1" on a room means."""
+    import random
+
+    from .test_browser_stacks import _act, _snap
+    from .test_game_site import _match
+
+    r = _match(server, "wizards-labyrinth", [{"kind": "human"}] * 3, seed=1, players=3)
+    rnd = random.Random(1)
+    for _ in range(600):
+        acting = _snap(server, r, 0)["acting"]
+        s = _snap(server, r, acting)
+        if "key_notes" in s["scene"]:
+            break
+        _act(server, r, acting, s, rnd.randrange(len(s["actions"])))
+    else:
+        raise AssertionError("no face-up room")
+    page = pages.new(width=1280, height=800)
+    page.goto(server.base + r["seats"][1]["link"])
+    page.wait_for_selector("#legend .legend-notes li")
+    notes = page.locator("#legend .legend-notes li").all_inner_texts()
+    assert any("+2/-1" in t and "mana" in t for t in notes), notes
+    assert float(page.locator("#legend .legend-notes li").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 11
+    assert not pages.errors, pages.errors

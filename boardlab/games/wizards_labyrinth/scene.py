@@ -159,9 +159,32 @@ def build_scene(game: Any, view: dict[str, Any], actions: Sequence[tuple] = ()) 
         "targets": targets,
         "why_not": why_not,
         **({"action_labels": labels} if (labels := action_labels(game, st, actions)) else {}),
+        **({"key_notes": notes} if (notes := key_notes(st)) else {}),
         **({"hint": hint} if hint else {}),
         **({"over_note": over_note} if over_note else {}),
     }
+
+
+#: The Key's lines for the words on the board (the second fresh trial, issue 44: "+2/-1", "(stuck)").
+ROOM_NOTE = ("A face-up room's label, such as +2/-1: when the room was flipped the wizard drew that many"
+             " cards (a minus: discarded that many) and the mana wheel turned by the second number"
+             " (a minus: the wizard lost that much mana).")
+HERO_NOTES = {
+    "frozen": "(frozen): hit by a Frost Bolt, the hero neither moves nor fights until the heroes' turn ends.",
+    "stuck": "(stuck): a token shares the hero's tile, so this turn the hero cannot leave it and can only stay.",
+    "sprint": "(sprint): the hero played Sprint and may move two tiles this turn.",
+}
+
+
+def key_notes(st: dict[str, Any]) -> list[str]:
+    """The Key's lines explaining a face-up room's values and the marks after a hero's name (the
+    scene's ``key_notes``): only those the board shows now."""
+    notes = []
+    if any(t["state"] == "up" and t.get("kind") == "room" for t in st["tiles"]):
+        notes.append(ROOM_NOTE)
+    marks = {f for h in st["heroes"] if h["alive"] for f in HERO_NOTES if h[f]}
+    notes += [HERO_NOTES[f] for f in HERO_NOTES if f in marks]
+    return notes
 
 
 def _over_note(game: Any, st: dict[str, Any], view: dict[str, Any]) -> str:

@@ -402,7 +402,8 @@
       if (!seen.has(key)) seen.set(key, { it, names: new Set() });
       seen.get(key).names.add(String(name));
     }
-    if (!seen.size) return null;
+    const notes = scene.key_notes || [];  /* what the board's words mean (the Labyrinth's "+2/-1", "(stuck)") */
+    if (!seen.size && !notes.length) return null;
     const list = h("ul", { class: "legend-list" });
     let n = 0;
     for (const { it, names } of seen.values()) {
@@ -421,6 +422,7 @@
     if (sideNames.length > 1) box.appendChild(h("p", { class: "legend-sides" }, sideNames.map(p =>
       h("span", { class: "legend-side" }, h("span", { class: "swatch side-" + sides.get(String(p.color).toLowerCase()), style: `background-color:${p.color}` }),
         " " + String(p.title || "").split(" - ")[0]))));
+    if (notes.length) box.appendChild(h("ul", { class: "legend-notes" }, notes.map(t => h("li", { text: t }))));
     return box;
   }
 
