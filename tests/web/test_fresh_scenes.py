@@ -338,3 +338,23 @@ def test_the_labyrinths_key_explains_room_values_and_hero_marks():
         assert "+2/-1" in ROOM_NOTE and "(stuck)" in HERO_NOTES["stuck"]
     first = g.new_state(1)  # nothing flipped, nobody marked: no notes
     assert "key_notes" not in g.scene(first.view(0), ())
+
+
+def test_summoners_quests_key_explains_the_statuses_on_the_board():
+    """The second fresh trial (issue 44): "hasted" was not explained on the screen; the Key (the scene's
+    ``key_notes``) says what each status on the board does."""
+    from boardlab.games.summoners_quest.content import STATUSES
+
+    def with_status(g, s):
+        st = s.view(0)["state"]
+        return any(p["statuses"] for p in st["players"]) or any(m["status"] for m in st["summons"])
+
+    for seed in range(1, 20):
+        g, s = _walk("summoners-quest", with_status, seed=seed, players=2)
+        if with_status(g, s):
+            break
+    st = s.view(0)["state"]
+    on = {n for p in st["players"] for n, _ in p["statuses"]} | {m["status"] for m in st["summons"] if m["status"]}
+    notes = g.scene(s.view(0), ())["key_notes"]
+    assert notes == [f"{n}: {STATUSES[n]}." for n in STATUSES if n in on], (notes, on)
+    assert "key_notes" not in g.scene(g.new_state(1).view(0), ())

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from boardlab.engine import Game
 from boardlab.engine.scene import status_line
 
-from .content import card_text
+from .content import STATUSES, card_text
 from .view import fight_words
 
 PROMPTS = {
@@ -190,9 +190,18 @@ def build_scene(game: Game, view: dict[str, Any], actions: Sequence[tuple] = ())
         "why_not": why_not,
         **({"hint": hint} if hint else {}),
         **({"action_labels": labels} if (labels := action_labels(game, view, actions)) else {}),
+        **({"key_notes": notes} if (notes := key_notes(st)) else {}),
         "codes": compass_codes(board),
         **({"out": "Your summoner is defeated: you are out of this game."} if _is_out(view) else {}),
     }
+
+
+def key_notes(st: dict[str, Any]) -> list[str]:
+    """The Key's lines for the statuses on the board now ("hasted": the second fresh trial, issue 44,
+    found the word unexplained), the scene's ``key_notes``."""
+    on = {name for p in st.get("players", []) if p.get("alive", True) for name, _ in p.get("statuses", [])}
+    on |= {m["status"] for m in st.get("summons", []) if m.get("status")}
+    return [f"{name}: {STATUSES[name]}." for name in STATUSES if name in on]
 
 
 OWN_TRAP = " (your own trap is here: it catches you too)"
