@@ -583,6 +583,8 @@ def test_defeated_carrier_loses_the_jewel_to_the_attacker():
     s.rng = Dice(6, 1)
     s.apply(("attack", 1))
     assert s.jewel == 0 and s.health[1] == 1
+    # and the table is told (a mutant that dropped this line survived, seed 3)
+    assert "Player 1 takes the jewel." in [e["text"] for e in s.events(1)]
 
 
 @pytest.mark.seed("dungeons-jewel:61.23")

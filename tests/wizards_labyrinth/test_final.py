@@ -476,6 +476,8 @@ def test_whirlwind_scatters_heroes_and_leaves_two_level_five_creatures():
     s.apply(("target", 0))
     assert {a[1] for a in s.legal_actions()} == {1, 5}
     s.apply(("push", 1))
+    # the event names the room the hero is blown to (a mutant that wrote the action's kind there survived, seed 3)
+    assert [e["data"]["to"] for e in s.events(None) if " is blown to " in e["text"]] == [1]
     assert s.legal_actions() == (("push", 5),)
     s.apply(("push", 5))
     assert [t.kind for t in s.tokens[0]] == ["m5", "m5"] and all(t.face_up for t in s.tokens[0])

@@ -139,18 +139,6 @@ def test_switcheroo_under_the_rage_without_a_tower_entrance_measures_from_the_ri
     assert got == [("token", 4, 0), ("token", 24, 0)]
 
 
-def test_the_whirlwind_push_event_names_the_room_the_hero_is_blown_to():
-    # kills wizard.py:212 `"to": a[1]` -> `a[0]` (seed 3): the event's data said "push"
-    s = scenario()
-    s.whand = ["Whirlwind"]
-    s.mana = s.mana_left = 5
-    s._legal = None
-    s.apply(("play", "Whirlwind"))
-    s.apply(("target", 0))
-    s.apply(("push", 1))
-    blown = [e["data"] for e in s.events(None) if e["text"].startswith("Hero ") and " is blown to " in e["text"]]
-    assert blown and blown[0]["to"] == 1, blown
-
 
 def test_a_ten_sided_trap_die_is_named_in_words():
     # kills combat.py:16 `10: "ten"` -> `9: "ten"` (seed 4): option trap_die runs 2-20, and a d10 read
