@@ -43,7 +43,14 @@ Format (all keys optional unless marked)::
       ],
       "why_not": {"card:h3": "it costs 2 Gnar and your pieces hold 1 Gnar"},  # click id -> why it cannot
                                                    # be used now (acting seat only; State.why_not reads it)
-      "hint": "You can only end the turn: ..."     # one line explaining the decision
+      "hint": "You can only end the turn: ...",    # one line explaining the decision
+      "action_labels": {"3": "Long Sword to Hero 2 (plus two ...)"},  # action index -> this seat's own
+                                                   # label, where its view knows more than describe()'s
+                                                   # shared text (which the history shows every seat)
+      "key_notes": ["+2/-1 on a room: ..."],       # lines the Key adds for what the board shows now
+      "out": "Your summoner is defeated: ...",     # this seat is out while the game goes on
+      "over_note": "why the game ended",           # shown with the result
+      "log_fold": ["Attack \\d+ against ..."]       # regexes: log lines shown folded, detail on demand
     }
 
 A card in a panel may carry ``"why_not"`` too: why it cannot be played now
