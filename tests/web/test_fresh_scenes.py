@@ -6,22 +6,13 @@ labels that name what the move does, and the other one-line explanations.
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from boardlab.engine import registry
 
+from .test_scene_notes import _play_until
 
-def _walk(game_id, pred, seed=1, limit=5000, **kw):
-    """The first position (game, state) of a random game where ``pred(game, state)`` holds."""
-    g = registry.make(game_id, **kw)
-    s = g.new_state(seed)
-    r = random.Random(seed)
-    for _ in range(limit):
-        if pred(g, s):
-            return g, s
-        if s.is_over():
-            break
-        s.apply(r.choice(s.legal_actions()))
-    return g, s
+_walk = partial(_play_until, limit=5000)
 
 
 def _kind(s):

@@ -13,8 +13,10 @@ import random
 from boardlab.engine import registry
 
 
-def _play_until(game_id, pred, seed=1, limit=4000):
-    g = registry.make(game_id)
+def _play_until(game_id, pred, seed=1, limit=4000, **kw):
+    """The first position (game, state) of a seeded random game where ``pred(game, state)`` holds (or
+    the last one: the game's end, or ``limit`` actions); ``kw`` goes to ``registry.make``."""
+    g = registry.make(game_id, **kw)
     s = g.new_state(seed)
     r = random.Random(seed)
     for _ in range(limit):
