@@ -68,3 +68,17 @@ def rolled(st, d1: int, d2: int) -> None:
 
 def script(st, *faces: int) -> None:
     st.rng = Dice(faces)
+
+
+def pair_onto_pitfall(st) -> str:
+    """Seat 0's summoner and a Talos of its own, together on space 0, roll 5 + 5 and land on seat 1's
+    Pitfall on space 5, where the trap-victim choice waits.  The Pitfall leaves the card piles, as a set
+    trap does, so the position is whole.  Returns the Talos's piece id."""
+    s = put(st, 0, "talos", 0)
+    for pile in (st.deck.draw_pile, st.deck.discard_pile):
+        if "pitfall" in pile:
+            pile.remove("pitfall")
+    st.traps[5] = ["pitfall", 1]
+    rolled(st, 5, 5)
+    st.apply(("move", "B" + s[1:], 5, -1))
+    return s

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import fresh, give, put, rolled, script
+from .helpers import fresh, give, pair_onto_pitfall, put, rolled, script
 
 
 # -- Traps --------------------------------------------------------------------------------
@@ -44,10 +44,7 @@ def test_traveller_chooses_who_takes_the_trap_and_summons_are_affected_different
     # "If a player is traveling with a summon and they land on a trap they may choose which one of
     # them is to receive the effects" ... "Some traps effect summons differently"
     st = fresh()
-    s = put(st, 0, "talos", 0)
-    st.traps[5] = ["pitfall", 1]
-    rolled(st, 5, 5)
-    st.apply(("move", "B" + s[1:], 5, -1))
+    s = pair_onto_pitfall(st)
     assert st.stack[-1].kind == "trap_victim"
     assert set(st.legal_actions()) == {("victim", "P0"), ("victim", s)}
     script(st, 1)
@@ -571,10 +568,7 @@ def test_trapsense_summons_negate_traps_more_easily():
 def test_a_trap_can_defeat_the_moving_summoner():
     st = fresh()
     st.life[0] = 2
-    s = put(st, 0, "talos", 0)
-    st.traps[5] = ["pitfall", 1]
-    rolled(st, 5, 5)
-    st.apply(("move", "B" + s[1:], 5, -1))
+    s = pair_onto_pitfall(st)
     script(st, 1)
     st.apply(("victim", "P0"))
     assert st.is_over() and st.results().winners == (1,)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .helpers import fresh, put
+from .helpers import fresh, pair_onto_pitfall, put
 
 
 def test_a_portal_effect_jumps_along_the_ring_and_does_nothing_in_the_centre():
@@ -299,16 +299,8 @@ def test_a_trap_victim_choice_read_back_from_a_state_document_offers_the_same_ch
     # document holds an equal but distinct string, and the choice vanished (as Armies' rules.py:371 did)
     from boardlab.engine.state import State
 
-    from .helpers import rolled
-
     st = fresh()
-    s = put(st, 0, "talos", 0)
-    for pile in (st.deck.draw_pile, st.deck.discard_pile):
-        if "pitfall" in pile:
-            pile.remove("pitfall")
-    st.traps[5] = ["pitfall", 1]
-    rolled(st, 5, 5)
-    st.apply(("move", "B" + s[1:], 5, -1))
+    s = pair_onto_pitfall(st)
     assert st.stack[-1].kind == "trap_victim"
     st.forget_history()  # a position built by hand is saved without its history
     doc = json.loads(json.dumps(st.to_json()))

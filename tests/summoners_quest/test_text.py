@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import fresh, give, put, rolled, script
+from .helpers import fresh, give, pair_onto_pitfall, put, rolled, script
 from .test_combat import attack_setup
 
 
@@ -64,10 +64,7 @@ def test_turn_hint_explains_winning_gates_summoning_and_unplayable_cards():
 
 def test_trap_victim_choice_explains_the_negation_roll():
     st = fresh()
-    s = put(st, 0, "talos", 0)
-    st.traps[5] = ["pitfall", 1]
-    rolled(st, 5, 5)
-    st.apply(("move", "B" + s[1:], 5, -1))
+    s = pair_onto_pitfall(st)
     assert st.stack[-1].kind == "trap_victim"
     hint = st.game.scene(st.view(0), st.legal_actions())["hint"]
     assert hint.startswith("The one who takes the trap rolls a six-sided die: reaching the number on the trap card")
