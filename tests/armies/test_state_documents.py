@@ -4,24 +4,19 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
-from boardlab.engine import State, make
+from boardlab.engine import State
 from boardlab.engine.errors import SaveFileError
+
+from ..engine.test_state_documents import _bare as bare_doc
+from ..engine.test_state_documents import _played
 
 
 def _bare(variant: str, decisions: int, seed: int = 3) -> dict:
     """A played position's document without history and digest: judged by its contents alone."""
-    state = make("armies", variant=variant).new_state(seed)
-    rng = random.Random(seed)
-    while not state.is_over() and state.decisions < decisions:
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-    doc = json.loads(state.dumps())
-    del doc["history"], doc["digest"]
-    return doc
+    return bare_doc(_played("armies", decisions, seed, variant=variant))
 
 
 @pytest.mark.parametrize("item", ["", "Teachings of Gnar", "no such card", None, 3])

@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(BUILTIN)
 
 
-def _played(gid: str, decisions: int, seed: int = 3) -> State:
-    state = make(gid).new_state(seed)
+def _played(gid: str, decisions: int, seed: int = 3, **kw) -> State:
+    """A seeded random game of ``gid`` (``kw`` goes to ``make``) played to ``decisions`` or its end."""
+    state = make(gid, **kw).new_state(seed)
     rng = random.Random(seed)
     while not state.is_over() and state.decisions < decisions:
         legal = state.legal_actions()

@@ -12,17 +12,13 @@ import pytest
 from boardlab.engine import State, make
 from boardlab.engine.errors import SaveFileError
 
+from ..engine.test_state_documents import _bare as bare_doc
+from ..engine.test_state_documents import _played
+
 
 def _bare(decisions: int, seed: int = 3, players: int = 3) -> dict:
     """A played position's document without history and digest: judged by its contents alone."""
-    state = make("wizards-labyrinth", players=players).new_state(seed)
-    rng = random.Random(seed)
-    while not state.is_over() and state.decisions < decisions:
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-    doc = json.loads(state.dumps())
-    del doc["history"], doc["digest"]
-    return doc
+    return bare_doc(_played("wizards-labyrinth", decisions, seed, players=players))
 
 
 def _face_down_room(doc: dict) -> int:
@@ -82,7 +78,6 @@ def test_a_queued_task_the_sampled_games_did_not_hold_still_loads():
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
     assert state.decisions < 80
-    doc = json.loads(state.dumps())
-    del doc["history"], doc["digest"]
+    doc = bare_doc(state)
     back = State.from_json(doc)
     assert back.todo == state.todo
